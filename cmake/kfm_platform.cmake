@@ -1,0 +1,15 @@
+# kfm_platform(<isa> <flags...>): compiles platforms/<dir>/*.cpp with that ISA's flags into an object
+# library linked into kfm_runtime, and records the ISA as built.
+function(kfm_platform isa dir)
+  file(GLOB sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/platforms/${dir}/*.cpp)
+  if(NOT sources)
+    return()
+  endif()
+  add_library(kfm_kernels_${isa} OBJECT ${sources})
+  target_compile_features(kfm_kernels_${isa} PRIVATE cxx_std_17)
+  target_include_directories(kfm_kernels_${isa} PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
+  target_compile_options(kfm_kernels_${isa} PRIVATE -fno-exceptions -fno-rtti ${KFM_WARNINGS} ${ARGN})
+  target_link_libraries(kfm_kernels_${isa} PRIVATE kfm_dep_xsimd)
+  set(KFM_KERNEL_OBJECT_LIBS ${KFM_KERNEL_OBJECT_LIBS} kfm_kernels_${isa} PARENT_SCOPE)
+  set(KFM_BUILT_ISAS ${KFM_BUILT_ISAS} ${isa} PARENT_SCOPE)
+endfunction()

@@ -1,0 +1,183 @@
+// On-disk layout of a .kfm map file (format v1), shared by the offline writer and the runtime reader.
+// docs/format.md is the byte-level specification; change both together.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace kfm::format {
+
+inline constexpr std::uint8_t magic[8] = {'K', 'F', 'M', 'A', 'P', '\r', '\n', 0x1a};
+inline constexpr std::uint16_t version_major = 1;
+inline constexpr std::uint16_t version_minor = 0;
+inline constexpr std::uint32_t endian_tag = 0x01020304u;  // reads back as 0x04030201 on a big-endian host
+inline constexpr std::uint32_t section_alignment = 64;
+inline constexpr std::uint32_t max_sections = 64;
+
+// 64 bytes at offset 0. Every reserved byte is zero.
+struct file_header {
+    std::uint8_t magic[8];
+    std::uint16_t version_major;
+    std::uint16_t version_minor;
+    std::uint32_t endian_tag;
+    std::uint32_t header_bytes;          // 64 + 40 * section_count: header plus section table
+    std::uint32_t flags;                 // no flag is defined in v1: must be 0
+    std::uint64_t file_bytes;            // the whole file, padding included
+    std::uint32_t section_count;
+    std::uint32_t section_table_offset;  // 64 in v1
+    std::uint32_t header_crc;            // CRC-32C of this header (with header_crc = 0) and the section table
+    std::uint8_t reserved[20];
+};
+static_assert(sizeof(file_header) == 64, "file_header is 64 bytes");
+
+// 40 bytes each, right after the header.
+struct section_entry {
+    std::uint32_t tag;       // four ASCII characters, see make_tag
+    std::uint32_t dtype;     // enum dtype
+    std::uint64_t offset;    // from the start of the file, a multiple of section_alignment
+    std::uint64_t bytes;     // payload size; for arrays == count * dtype_size (bits: ceil(count / 8))
+    std::uint64_t count;     // number of elements
+    std::uint32_t checksum;  // CRC-32C of the payload bytes
+    std::uint32_t reserved;  // zero
+};
+static_assert(sizeof(section_entry) == 40, "section_entry is 40 bytes");
+
+enum class dtype : std::uint32_t {
+    u8 = 1,
+    u16 = 2,
+    u32 = 3,
+    i32 = 4,
+    f32 = 5,
+    f64 = 6,
+    bits = 7,     // packed bits, LSB first; count is the number of bits
+    record = 8,   // a struct defined in this header; count is the number of records
+};
+
+constexpr std::uint32_t make_tag(char a, char b, char c, char d) {
+    return std::uint32_t(std::uint8_t(a)) | std::uint32_t(std::uint8_t(b)) << 8 |
+           std::uint32_t(std::uint8_t(c)) << 16 | std::uint32_t(std::uint8_t(d)) << 24;
+}
+
+// Section tags. Which sections a map needs depends on its projection kind (docs/format.md).
+namespace tag {
+inline constexpr std::uint32_t meta = make_tag('M', 'E', 'T', 'A');         // record map_meta, count 1
+inline constexpr std::uint32_t segments = make_tag('S', 'E', 'G', 'S');     // record feature_segment[]
+inline constexpr std::uint32_t kernel_params = make_tag('K', 'P', 'R', 'M');// f64[]: delta-gaussian weights then sigmas
+inline constexpr std::uint32_t dense = make_tag('D', 'E', 'N', 'S');        // f32 [projection_dim x work_dim] row-major
+inline constexpr std::uint32_t scales = make_tag('S', 'C', 'A', 'L');       // f32 per-argument scale (radius / sigma)
+inline constexpr std::uint32_t weights = make_tag('W', 'G', 'H', 'T');      // f32 per-argument output weight
+inline constexpr std::uint32_t phases = make_tag('P', 'H', 'A', 'S');       // f32 per-argument phase
+inline constexpr std::uint32_t constants = make_tag('C', 'N', 'S', 'T');    // f32 constant features appended at the end
+inline constexpr std::uint32_t signs = make_tag('S', 'I', 'G', 'N');        // bits: 1 means -1
+inline constexpr std::uint32_t indices = make_tag('I', 'N', 'D', 'X');      // u32 (SSF frequencies, sketch hashes, ...)
+inline constexpr std::uint32_t twiddles = make_tag('T', 'W', 'I', 'D');     // f32 FFT twiddle table (kernels' layout)
+inline constexpr std::uint32_t butterfly = make_tag('B', 'F', 'L', 'Y');    // f32 (cos, sin) pairs per butterfly block
+inline constexpr std::uint32_t permutation = make_tag('P', 'E', 'R', 'M');  // u32 gather permutation
+inline constexpr std::uint32_t groups = make_tag('G', 'R', 'P', 'S');       // u32 group offsets (Random Maclaurin)
+}  // namespace tag
+
+enum class method : std::uint32_t {
+    rff = 1,           // random Fourier features, paired cos/sin
+    rff_phase = 2,     // random Fourier features, cos with random phase
+    orf = 3,           // orthogonal random features
+    ssf = 4,           // spherical structured features (DFT rows, log-energy index set)
+    quadrature = 5,    // SR(3,3) with butterfly orthogonal matrices
+    sorf = 6,          // structured orthogonal random features (HD1 HD2 HD3)
+    qmc = 7,           // randomised Halton quasi-Monte Carlo
+    srf = 8,           // spherical random features for polynomial kernels
+    gorf = 9,          // orthogonal signed features for indefinite kernels
+    grff = 10,         // iid signed features for indefinite kernels
+    maclaurin = 11,    // Random Maclaurin
+    tensorsketch = 12, // TensorSketch
+};
+
+enum class kernel : std::uint32_t {
+    gaussian = 1,           // exp(-|x-y|^2 / (2 sigma^2))
+    arccos = 2,             // order in map_meta::kernel_order (0, 1, 2)
+    polynomial_sphere = 3,  // (1 - |x-y|^2/a^2)^p on unit-norm inputs; p = kernel_order, a = kernel_scale
+    delta_gaussian = 4,     // sum_i c_i exp(-|x-y|^2/(2 sigma_i^2)); c, sigma in kernel_params
+};
+
+// How x becomes the projection vector t (projection_dim values) before the feature stage.
+enum class projection : std::uint32_t {
+    dense = 1,             // t = W x, W in the dense section
+    ssf_fft = 2,           // SSF: sign flip, scatter at the index set, FFT per block
+    butterfly_simplex = 3, // quadrature: butterfly network Q^T x, then simplex vertices (and reflections)
+    hadamard = 4,          // SORF: blocks of H D1 H D2 H D3 on x padded to a power of two
+    count_sketch_fft = 5,  // TensorSketch: p count sketches, FFT, product, inverse FFT
+    butterfly_dense = 6,   // rows from butterfly orthogonal blocks (structured GORF/SRF directions)
+    hadamard_dense = 7,    // rows from H D H D H D blocks without the sqrt(d2) scale (structured GORF/SRF)
+};
+
+enum class nonlinearity : std::uint32_t {
+    cos_sin = 1,    // out0 = w cos(s t), out1 = w sin(s t)
+    cos_phase = 2,  // out0 = w cos(s t + b)
+    relu = 3,       // out0 = w max(s t, 0)         (arccos order 1); reflected: out1 = w max(-s t, 0)
+    step = 4,       // out0 = w [s t > 0]           (arccos order 0)
+    relu2 = 5,      // out0 = w max(s t, 0)^2       (arccos order 2)
+    identity = 6,   // out0 = w s t
+    product = 7,    // out0 = w prod over a group of s t (Random Maclaurin; groups section)
+};
+
+enum class output_convention : std::uint32_t {
+    paired_cos_sin = 1,  // each segment writes [cos block | sin block]
+    cos_phase = 2,       // one cos(. + b) feature per argument
+    real = 3,            // one real feature per argument (or two with reflection)
+};
+
+inline constexpr std::uint32_t meta_flag_normalize_input = 1u << 0;  // scale x to unit norm first
+inline constexpr std::uint32_t meta_flags_known = meta_flag_normalize_input;
+
+// The META section: one record describing the whole map. 192 bytes.
+struct map_meta {
+    std::uint32_t method;            // enum method
+    std::uint32_t kernel;            // enum kernel
+    std::uint32_t projection;        // enum projection
+    std::uint32_t flags;             // meta_flag_*
+    std::uint32_t input_dim;         // d, what the caller passes
+    std::uint32_t work_dim;          // length of the pre-processed input (d padded, plus any appended constant)
+    std::uint32_t projection_dim;    // number of projections t the projection stage writes
+    std::uint32_t output_dim;        // D, number of output features (segments plus constants)
+    std::uint32_t negative_dim;      // the last negative_dim features have signature -1
+    std::uint32_t output_convention; // enum output_convention
+    std::uint32_t block_count;       // projection-specific: blocks / rules / sketches
+    std::uint32_t block_size;        // projection-specific: FFT length, d2, sketch size
+    std::uint32_t repeats;           // projection-specific: butterfly repeats
+    std::uint32_t kernel_order;      // arccos order b, or polynomial degree p
+    std::uint32_t mixture_count;     // delta-gaussian: number of (c_i, sigma_i) pairs in kernel_params
+    std::uint32_t radial_points;     // SSF M, 0 when unused
+    std::uint32_t method_flags;      // method-specific option bits (documented per method)
+    std::uint32_t reserved_u32[3];   // zero
+    double kernel_sigma;             // gaussian bandwidth
+    double kernel_scale;             // polynomial-sphere a
+    double input_append;             // value appended to x after padding when work_dim > input_dim (TensorSketch sqrt(q)); else 0
+    std::uint64_t seed;              // seed the offline tool used
+    double reserved_f64[12];         // zero
+};
+static_assert(sizeof(map_meta) == 192, "map_meta is 192 bytes");
+
+inline constexpr std::uint32_t segment_flag_reflect = 1u << 0;  // also write f(-s t) into out1 (arccos reflections)
+inline constexpr std::uint32_t no_index = 0xffffffffu;
+
+// One feature segment: a contiguous range of projections mapped to a contiguous range of outputs.
+// Argument i of the segment is a_i = s_i * t[proj_begin + i mod proj_count], with
+// s_i = scales[scale_index + i] (or scale when scale_index == no_index); the output weight is
+// w_i = weight * (weights[weight_index + i] when weight_index != no_index). arg_count may be a multiple of
+// proj_count (several radial points per projection, in consecutive passes over the projections).
+// cos_sin writes out[out_begin + i] = cos, out[out_begin + arg_count + i] = sin; reflect likewise for f(-a).
+struct feature_segment {
+    std::uint32_t nonlinearity;  // enum nonlinearity
+    std::uint32_t flags;         // segment_flag_*
+    std::uint32_t proj_begin;
+    std::uint32_t proj_count;
+    std::uint32_t arg_count;     // multiple of proj_count
+    std::uint32_t out_begin;
+    std::uint32_t scale_index;   // into scales, or no_index
+    std::uint32_t weight_index;  // into weights, or no_index
+    std::uint32_t phase_index;   // into phases (cos_phase), or no_index
+    std::uint32_t group_index;   // into groups (product), or no_index
+    float scale;
+    float weight;
+};
+static_assert(sizeof(feature_segment) == 48, "feature_segment is 48 bytes");
+
+}  // namespace kfm::format

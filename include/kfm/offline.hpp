@@ -1,0 +1,81 @@
+// Offline tooling API: build a feature map's parameters from a seed, serialise it to the v1 format,
+// write it atomically, and evaluate it against the exact kernel. May allocate and throw
+// (std::invalid_argument for impossible parameters, std::runtime_error for I/O).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kfm/format.hpp"
+
+namespace kfm::offline {
+
+struct kernel_spec {
+    format::kernel kind = format::kernel::gaussian;
+    double sigma = 1.0;            // gaussian
+    unsigned order = 0;            // arccos b
+    unsigned degree = 1;           // polynomial-sphere p
+    double scale = 2.0;            // polynomial-sphere a (>= 2)
+    std::vector<double> weights;   // delta-gaussian c_i
+    std::vector<double> sigmas;    // delta-gaussian sigma_i
+};
+
+struct build_options {
+    format::method method = format::method::rff;
+    kernel_spec kernel;
+    unsigned input_dim = 0;
+    unsigned features = 0;         // requested output dimension; methods may round it
+    std::uint64_t seed = 1;
+    // SSF
+    unsigned radial_points = 1;             // M
+    std::string radial_rule = "midpoint";   // midpoint | shifted
+    unsigned sweeps = 10;                   // T
+    unsigned fft_size = 0;                  // 0: smallest power of two > d/2
+    bool show_progress = false;             // progress on stderr for long optimiser runs
+    // quadrature
+    bool resample_radii = false;            // the paper's biased a0 >= 0 variant
+    // SRF / GORF
+    std::string spectral = "bessel-1d";     // bessel-1d | signed-mixture
+    std::string directions = "dense";       // dense | butterfly | hadamard
+};
+
+// One section before serialisation.
+struct section {
+    std::uint32_t tag = 0;
+    format::dtype type = format::dtype::u8;
+    std::uint64_t count = 0;
+    std::vector<std::uint8_t> bytes;
+};
+
+// A whole map in memory: the META record plus the other sections, in file order.
+struct map_contents {
+    format::map_meta meta{};
+    std::vector<section> sections;
+};
+
+// Helpers to make typed sections.
+section make_f32_section(std::uint32_t tag, const std::vector<float>& values);
+section make_f64_section(std::uint32_t tag, const std::vector<double>& values);
+section make_u32_section(std::uint32_t tag, const std::vector<std::uint32_t>& values);
+section make_bits_section(std::uint32_t tag, const std::vector<bool>& bits);
+section make_segments_section(const std::vector<format::feature_segment>& segments);
+
+// Builds a map; throws std::invalid_argument with a clear message for impossible options.
+map_contents build_map(const build_options& options);
+
+// Serialises to the exact file bytes (header, table, aligned sections, checksums).
+std::vector<std::uint8_t> serialize(const map_contents& map);
+
+// Writes to a temporary file beside `path` and renames it; on failure nothing is left behind.
+void write_file_atomic(const std::string& path, const std::vector<std::uint8_t>& bytes);
+
+// Exact kernel value for x, y of length d (sphere kernels normalise their inputs).
+double exact_kernel(const kernel_spec& kernel, const double* x, const double* y, unsigned d);
+
+// Names used by the CLI and in reports.
+const char* method_name(format::method m);
+const char* kernel_name(format::kernel k);
+bool method_from_name(const std::string& name, format::method* out);
+bool kernel_from_name(const std::string& name, format::kernel* out);
+
+}  // namespace kfm::offline

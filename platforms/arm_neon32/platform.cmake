@@ -1,0 +1,1 @@
+kfm_platform(neon32 arm_neon32 -mfpu=neon -mfloat-abi=hard)

@@ -1,0 +1,1 @@
+kfm_platform(neon64 arm_neon64)

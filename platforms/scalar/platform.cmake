@@ -1,0 +1,1 @@
+kfm_platform(scalar scalar)

@@ -1,0 +1,1 @@
+kfm_platform(avx2 x86_avx2 -mavx2 -mfma)

@@ -1,0 +1,67 @@
+// The compute kernels one ISA provides, as a table of function pointers chosen once at open.
+// Every ISA (platforms/<isa>/) fills the same table from the same templated kernels in src/kernels/;
+// the scalar table is the reference the tests compare every other ISA against.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "kfm/format.hpp"
+#include "kfm/kfm.hpp"
+
+namespace kfm::detail {
+
+// Arguments of the fused feature stage for n arguments a_i = s_i * t[i mod t_count]... see
+// format::feature_segment. Here t has n entries already (the runtime passes each radial pass separately).
+struct feature_args {
+    format::nonlinearity kind;
+    const float* t;          // n projections
+    std::size_t n;
+    const float* scale;      // per-argument scale, or null to use scale_scalar
+    float scale_scalar;
+    const float* weight;     // per-argument weight, or null
+    float weight_scalar;     // multiplies every output
+    const float* phase;      // cos_phase only
+    float* out0;             // cos / f(a)
+    float* out1;             // sin (cos_sin) / f(-a) (reflected), or null
+};
+
+struct kernel_table {
+    isa id;
+
+    // Split-complex radix-2 FFT of length n = 2^log2_n (1 <= log2_n <= 16). Out-of-place; in == out
+    // (re and im separately) is allowed. Unnormalised; inverse = conjugate exponent.
+    // twiddles: fft_twiddle_floats(log2_n) floats made by fft_make_twiddles.
+    void (*fft)(const float* in_re, const float* in_im, float* out_re, float* out_im, unsigned log2_n,
+                const float* twiddles, bool inverse);
+
+    // Butterfly orthogonal network on x[0..d), d2 = 2^log2_d2 >= d. Applies `repeats` times
+    // (all levels with cs, then gather y[i] = x[perm[i]]); transpose applies the exact inverse.
+    // cs: 2*(d2-1) floats, (cos, sin) for angle index s+h-1 of the block at s (docs/methods.md).
+    // scratch: d floats.
+    void (*butterfly)(float* x, unsigned d, unsigned log2_d2, const float* cs, const std::uint32_t* perm,
+                      unsigned repeats, bool transpose, float* scratch);
+
+    // Normalised Walsh-Hadamard transform in place: x <- H diag(s) x, s from sign bits (null: all +1).
+    void (*fwht)(float* x, unsigned log2_n, const std::uint8_t* sign_bits);
+
+    // y[rows] = A[rows x cols] x, A row-major.
+    void (*gemv)(const float* a, std::size_t rows, std::size_t cols, const float* x, float* y);
+
+    // Y[n x rows] = X[n x cols] A^T (row strides ldx, ldy).
+    void (*gemm)(const float* a, std::size_t rows, std::size_t cols, const float* x, std::size_t ldx,
+                 std::size_t n, float* y, std::size_t ldy);
+
+    // Fused feature stage: scale, nonlinearity, weight, written straight into out0/out1.
+    void (*features)(const feature_args& args);
+};
+
+// Twiddle table size and contents for fft (computed in double; a pure function of log2_n).
+std::size_t fft_twiddle_floats(unsigned log2_n) noexcept;
+void fft_make_twiddles(unsigned log2_n, float* out) noexcept;
+
+// The table for one ISA, or null when this build or CPU lacks it.
+const kernel_table* kernels_for(isa i) noexcept;
+// Best available ISA for this CPU.
+isa best_isa() noexcept;
+
+}  // namespace kfm::detail

@@ -1,0 +1,24 @@
+// The projection stage: how a pre-processed input x (work_dim floats) becomes the projection vector t
+// (projection_dim floats). One implementation per format::projection kind, each in its own file
+// (projection_<kind>.cpp), registered in projection_registry.cpp.
+#pragma once
+#include <cstddef>
+
+#include "kfm/kfm.hpp"
+
+namespace kfm::detail {
+
+struct projection_ops {
+    // Checks, once at open, that the sections this projection needs are present with counts that
+    // match the meta dims, that indices are in range and values finite. The view is fully populated.
+    status (*verify)(const map_view& map);
+    // Scratch floats apply needs beyond x and t (for one vector).
+    std::size_t (*scratch_floats)(const format::map_meta& meta);
+    // t[0 .. projection_dim) from x[0 .. work_dim). scratch has scratch_floats(meta) floats, 64-byte aligned.
+    void (*apply)(const map_view& map, const float* x, float* t, float* scratch);
+};
+
+// Null for an unknown projection kind.
+const projection_ops* projection_ops_for(std::uint32_t kind) noexcept;
+
+}  // namespace kfm::detail
