@@ -102,10 +102,9 @@ enum class projection : std::uint32_t {
     dense = 1,             // t = W x, W in the dense section
     ssf_fft = 2,           // SSF: sign flip, scatter at the index set, FFT per block
     butterfly_simplex = 3, // quadrature: butterfly network Q^T x, then simplex vertices (and reflections)
-    hadamard = 4,          // SORF: blocks of H D1 H D2 H D3 on x padded to a power of two
+    hadamard = 4,          // blocks of H D1 H D2 H D3 on x padded to a power of two (SORF, structured GORF/SRF)
     count_sketch_fft = 5,  // TensorSketch: p count sketches, FFT, product, inverse FFT
-    butterfly_dense = 6,   // rows from butterfly orthogonal blocks (structured GORF/SRF directions)
-    hadamard_dense = 7,    // rows from H D H D H D blocks without the sqrt(d2) scale (structured GORF/SRF)
+    butterfly_blocks = 6,  // stacked butterfly orthogonal blocks Q_k x (structured GORF/SRF directions)
 };
 
 enum class nonlinearity : std::uint32_t {
