@@ -150,7 +150,7 @@ struct map_meta {
     double kernel_scale;             // polynomial-sphere a
     double input_append;             // value appended to x after padding when work_dim > input_dim (TensorSketch sqrt(q)); else 0
     std::uint64_t seed;              // seed the offline tool used
-    double reserved_f64[12];         // zero
+    double reserved_f64[10];         // zero (10 so that the record is the documented 192 bytes)
 };
 static_assert(sizeof(map_meta) == 192, "map_meta is 192 bytes");
 
@@ -178,5 +178,9 @@ struct feature_segment {
     float weight;
 };
 static_assert(sizeof(feature_segment) == 48, "feature_segment is 48 bytes");
+
+// hadamard projection: the sign bits of block b, stage i (i = 0 is applied first) start at bit
+// (3 b + i) * hadamard_sign_stride(block_size), so every stage starts on a byte boundary.
+constexpr std::uint32_t hadamard_sign_stride(std::uint32_t block_size) { return (block_size + 7u) & ~7u; }
 
 }  // namespace kfm::format

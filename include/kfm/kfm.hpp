@@ -82,6 +82,8 @@ struct map_view {
     std::uint64_t group_count = 0;
     const detail::kernel_table* kernels = nullptr;  // chosen at open
     isa active_isa = isa::automatic;
+    std::uint64_t dense_count = 0;          // number of floats in dense
+    std::uint64_t kernel_param_count = 0;   // number of doubles in kernel_params
 
     std::uint32_t input_dim() const noexcept { return meta->input_dim; }
     std::uint32_t output_dim() const noexcept { return meta->output_dim; }

@@ -34,6 +34,7 @@ struct build_options {
     bool show_progress = false;             // progress on stderr for long optimiser runs
     // quadrature
     bool resample_radii = false;            // the paper's biased a0 >= 0 variant
+    bool haar_rotations = false;            // dense Haar Q instead of butterflies (accuracy reference)
     // SRF / GORF
     std::string spectral = "bessel-1d";     // bessel-1d | signed-mixture
     std::string directions = "dense";       // dense | butterfly | hadamard

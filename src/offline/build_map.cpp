@@ -11,6 +11,14 @@ map_contents build_map(const build_options& options) {
         case format::method::rff_phase:
         case format::method::orf:
             return build_random_fourier(options);
+        case format::method::quadrature: return build_quadrature(options);
+        case format::method::sorf: return build_sorf(options);
+        case format::method::qmc: return build_qmc(options);
+        case format::method::ssf: return build_ssf(options);
+        case format::method::gorf:
+        case format::method::grff: return build_gorf(options);
+        case format::method::maclaurin: return build_maclaurin(options);
+        case format::method::tensorsketch: return build_tensorsketch(options);
         default:
             break;
     }

@@ -8,4 +8,12 @@ namespace kfm::offline {
 
 map_contents build_random_fourier(const build_options& options);  // rff, rff-phase, orf, qmc (dense)
 
+map_contents build_quadrature(const build_options& options);      // quadrature SR(3,3) with butterflies
+map_contents build_sorf(const build_options& options);            // sorf (H D1 H D2 H D3 blocks)
+map_contents build_qmc(const build_options& options);             // qmc (randomised Halton, dense)
+map_contents build_ssf(const build_options& options);             // ssf (log-energy DFT index set, FFT blocks)
+map_contents build_gorf(const build_options& options);            // gorf, grff (signed features)
+map_contents build_maclaurin(const build_options& options);       // maclaurin (Random Maclaurin)
+map_contents build_tensorsketch(const build_options& options);    // tensorsketch
+
 }  // namespace kfm::offline

@@ -1,0 +1,7 @@
+// The ARMv7-NEON kernel table: the templated kernels instantiated for xsimd::neon, compiled with this
+// platform's flags (platform.cmake) in its own namespace.
+#include "kernels/make_table.hpp"
+
+namespace kfm::neon32 {
+extern const detail::kernel_table table = detail::kern::make_table<xsimd::neon>(isa::neon32);
+}  // namespace kfm::neon32

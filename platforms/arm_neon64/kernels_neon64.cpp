@@ -1,0 +1,7 @@
+// The AArch64-NEON kernel table: the templated kernels instantiated for xsimd::neon64, compiled with this
+// platform's flags (platform.cmake) in its own namespace.
+#include "kernels/make_table.hpp"
+
+namespace kfm::neon64 {
+extern const detail::kernel_table table = detail::kern::make_table<xsimd::neon64>(isa::neon64);
+}  // namespace kfm::neon64

@@ -1,0 +1,7 @@
+// The scalar kernel table: the plain one-lane instantiation of the kernels, the reference every SIMD
+// ISA is tested against and the fallback on CPUs without a SIMD table.
+#include "kernels/make_table.hpp"
+
+namespace kfm::scalar {
+extern const detail::kernel_table table = detail::kern::make_table<detail::kern::scalar_arch>(isa::scalar);
+}  // namespace kfm::scalar

@@ -1,0 +1,7 @@
+// The AVX2+FMA kernel table: the templated kernels instantiated for xsimd::fma3<xsimd::avx2>, compiled with this
+// platform's flags (platform.cmake) in its own namespace.
+#include "kernels/make_table.hpp"
+
+namespace kfm::avx2 {
+extern const detail::kernel_table table = detail::kern::make_table<xsimd::fma3<xsimd::avx2>>(isa::avx2);
+}  // namespace kfm::avx2

@@ -1,0 +1,109 @@
+// Shared pieces of the `kfm` command-line tool: argument parsing, strict number parsing, loading and
+// opening a .kfm file, JSON output, and the entry point of each sub-command.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kfm/kfm.hpp"
+
+namespace kfm::cli {
+
+// A failure the user can act on. main prints "kfm: error: <what>" and exits with `exit_code`
+// (2: the command line is wrong, 1: the inputs or the work failed).
+struct cli_error : std::runtime_error {
+    cli_error(const std::string& message, int code = 1) : std::runtime_error(message), exit_code(code) {}
+    int exit_code;
+};
+[[noreturn]] void usage_error(const std::string& message);
+
+// One option a command accepts: "--name" (or "-o") and whether a value follows it.
+struct option_spec {
+    const char* name;
+    bool takes_value;
+};
+
+// Parsed arguments of one sub-command. Accepts "--name value" and "--name=value"; rejects unknown,
+// repeated or value-less options and surplus positional arguments with a usage error.
+class arguments {
+public:
+    arguments(const std::string& command, const std::vector<std::string>& argv,
+              const std::vector<option_spec>& specs, std::size_t max_positional);
+
+    bool has(const std::string& name) const { return values_.count(name) != 0; }
+    const std::string& value(const std::string& name) const;         // usage error when absent
+    std::string value_or(const std::string& name, const std::string& fallback) const;
+    const std::vector<std::string>& positional() const { return positional_; }
+    const std::string& command() const { return command_; }
+
+    // Typed accessors (usage error with the option name for malformed or out-of-range text).
+    std::uint64_t u64(const std::string& name, std::uint64_t fallback) const;
+    unsigned u32(const std::string& name, unsigned fallback, unsigned min_value = 0) const;
+    double real(const std::string& name, double fallback) const;  // finite
+    std::vector<double> reals(const std::string& name) const;     // comma-separated, finite
+
+private:
+    std::string command_;
+    std::map<std::string, std::string> values_;
+    std::vector<std::string> positional_;
+};
+
+std::uint64_t parse_u64(const std::string& option, const std::string& text);
+double parse_real(const std::string& option, const std::string& text);
+
+// A .kfm file read into 8-byte aligned memory and verified by kfm::open. The view points into `bytes`.
+struct loaded_map {
+    std::string path;
+    std::unique_ptr<std::uint64_t[]> storage;
+    std::size_t size = 0;
+    kfm::map_view view;
+    const void* bytes() const { return storage.get(); }
+};
+// Throws cli_error("<path>: <status text>") when the file cannot be read or does not verify.
+loaded_map load_map(const std::string& path, kfm::isa requested = kfm::isa::automatic);
+
+// A 64-byte aligned scratch buffer for the runtime's workspace (SIMD kernels may want the alignment).
+class aligned_buffer {
+public:
+    explicit aligned_buffer(std::size_t bytes);
+    ~aligned_buffer();
+    aligned_buffer(const aligned_buffer&) = delete;
+    aligned_buffer& operator=(const aligned_buffer&) = delete;
+    void* data() const { return data_; }
+    std::size_t size() const { return size_; }
+
+private:
+    void* data_ = nullptr;
+    std::size_t size_ = 0;
+};
+
+// Throws cli_error naming the first row and column of x (rows x cols) that is NaN or infinite.
+void require_finite(const std::string& name, const float* x, std::size_t rows, std::size_t cols);
+
+// Names of the format enums for reports ("?" for unknown values).
+const char* projection_name(std::uint32_t p);
+const char* output_convention_name(std::uint32_t c);
+const char* nonlinearity_name(std::uint32_t n);
+const char* dtype_name(std::uint32_t t);
+std::string tag_name(std::uint32_t tag);
+
+// Minimal JSON text builders.
+std::string json_string(const std::string& s);
+std::string json_number(double v);  // shortest round-trip form; null for NaN/Inf
+std::string json_array(const std::vector<double>& v);
+
+// Sub-commands; each returns the process exit code.
+int run_build(const std::vector<std::string>& argv);
+int run_inspect(const std::vector<std::string>& argv);
+int run_map(const std::vector<std::string>& argv);
+int run_eval(const std::vector<std::string>& argv);
+int run_bench(const std::vector<std::string>& argv);
+int run_synth(const std::vector<std::string>& argv);
+
+// Help text of one command ("" for the overview); empty string when the command is unknown.
+std::string help_text(const std::string& command);
+
+}  // namespace kfm::cli

@@ -1,0 +1,102 @@
+// `kfm bench`: median nanoseconds per vector of kfm::transform (one vector per call) and
+// kfm::transform_batch (B vectors per call), timed with steady_clock over repeated runs.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+
+#include "cli/cli.hpp"
+#include "offline/random.hpp"
+
+namespace kfm::cli {
+namespace {
+
+constexpr int timed_samples = 15;
+constexpr double min_sample_seconds = 0.002;  // long enough for steady_clock's resolution to be noise
+
+// Median over timed_samples of the time per vector of `pass` (which maps `vectors` vectors), with the
+// number of passes per sample calibrated so that one sample lasts at least min_sample_seconds.
+double median_ns_per_vector(const std::function<void()>& pass, std::size_t vectors) {
+    using clock = std::chrono::steady_clock;
+    pass();  // warm caches and page in the workspace
+    std::size_t passes = 1;
+    for (;;) {
+        const auto t0 = clock::now();
+        for (std::size_t i = 0; i < passes; ++i) pass();
+        const double seconds = std::chrono::duration<double>(clock::now() - t0).count();
+        if (seconds >= min_sample_seconds || passes >= (std::size_t(1) << 30)) break;
+        passes *= 2;
+    }
+    std::vector<double> ns(timed_samples);
+    for (double& sample : ns) {
+        const auto t0 = clock::now();
+        for (std::size_t i = 0; i < passes; ++i) pass();
+        const double seconds = std::chrono::duration<double>(clock::now() - t0).count();
+        sample = seconds * 1e9 / double(passes * vectors);
+    }
+    std::nth_element(ns.begin(), ns.begin() + timed_samples / 2, ns.end());
+    return ns[timed_samples / 2];
+}
+
+}  // namespace
+
+int run_bench(const std::vector<std::string>& argv) {
+    const arguments args("bench", argv, {{"--batch", true}, {"--isa", true}, {"--json", false}}, 1);
+    if (args.positional().empty()) usage_error("'kfm bench' needs a FILE (see 'kfm help bench')");
+    const unsigned batch = args.u32("--batch", 64, 1);
+    if (batch > 65536) usage_error("--batch must be at most 65536");
+    kfm::isa requested = kfm::isa::automatic;
+    if (args.has("--isa")) {
+        const std::string name = args.value("--isa");
+        if (kfm::isa_from_name(name.c_str(), &requested) != kfm::status::ok)
+            usage_error("unknown ISA '" + name + "' (scalar, avx2, avx512, neon64, neon32)");
+        if (!kfm::isa_available(requested))
+            throw cli_error("ISA " + name + " is not available (not built into this kfm, or this CPU lacks it)");
+    }
+    const loaded_map file = load_map(args.positional()[0], requested);
+    const kfm::map_view& v = file.view;
+    const std::size_t d = v.input_dim(), out_dim = v.output_dim();
+
+    // Fixed pseudo-random inputs in [-1, 1], the range the data sets are scaled to.
+    offline::rng r(12345);
+    std::vector<float> x(std::size_t(batch) * d);
+    for (float& value : x) value = float(2 * r.uniform() - 1);
+    std::vector<float> out(std::size_t(batch) * out_dim);
+    const aligned_buffer single_ws(kfm::workspace_bytes(v, 1));
+    const aligned_buffer batch_ws(kfm::workspace_bytes(v, batch));
+
+    kfm::status first = kfm::transform(v, x.data(), d, out.data(), out_dim, single_ws.data(), single_ws.size());
+    if (first == kfm::status::ok)
+        first = kfm::transform_batch(v, x.data(), batch, d, d, out.data(), out_dim, batch_ws.data(), batch_ws.size());
+    if (first != kfm::status::ok) throw cli_error(file.path + ": transform failed: " + kfm::status_string(first));
+
+    const double single_ns = median_ns_per_vector(
+        [&] {
+            for (std::size_t i = 0; i < batch; ++i)
+                (void)kfm::transform(v, x.data() + i * d, d, out.data() + i * out_dim, out_dim, single_ws.data(),
+                                     single_ws.size());
+        },
+        batch);
+    const double batch_ns = median_ns_per_vector(
+        [&] {
+            (void)kfm::transform_batch(v, x.data(), batch, d, d, out.data(), out_dim, batch_ws.data(),
+                                       batch_ws.size());
+        },
+        batch);
+
+    const char* isa = kfm::isa_name(v.active_isa);
+    if (args.has("--json")) {
+        std::printf("{\"file\": %s, \"isa\": %s, \"input_dim\": %zu, \"output_dim\": %zu, \"single_ns\": %s, "
+                    "\"batch\": %u, \"batch_ns_per_vector\": %s, \"samples\": %d}\n",
+                    json_string(file.path).c_str(), json_string(isa).c_str(), d, out_dim,
+                    json_number(single_ns).c_str(), batch, json_number(batch_ns).c_str(), timed_samples);
+        return 0;
+    }
+    std::printf("%s: isa %s, input_dim %zu, output_dim %zu (medians of %d timed runs)\n", file.path.c_str(), isa, d,
+                out_dim, timed_samples);
+    std::printf("transform         %.1f ns per vector\n", single_ns);
+    std::printf("transform_batch   %.1f ns per vector (batch %u)\n", batch_ns, batch);
+    return 0;
+}
+
+}  // namespace kfm::cli

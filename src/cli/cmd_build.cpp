@@ -1,0 +1,86 @@
+// `kfm build`: parse the method, kernel and options, build the map offline, write it atomically.
+#include <cstdio>
+
+#include "cli/cli.hpp"
+#include "kfm/offline.hpp"
+
+namespace kfm::cli {
+namespace {
+
+// Kernel options that only make sense for one kernel: giving them to another is a mistake worth
+// reporting rather than silently ignoring.
+void reject_foreign_kernel_options(const arguments& args, format::kernel kernel) {
+    struct owned {
+        const char* option;
+        format::kernel kernel;
+    };
+    const owned table[] = {
+        {"--sigma", format::kernel::gaussian},
+        {"--order", format::kernel::arccos},
+        {"--degree", format::kernel::polynomial_sphere},
+        {"--scale", format::kernel::polynomial_sphere},
+        {"--weights", format::kernel::delta_gaussian},
+        {"--sigmas", format::kernel::delta_gaussian},
+    };
+    for (const auto& o : table)
+        if (args.has(o.option) && o.kernel != kernel)
+            usage_error(std::string("option ") + o.option + " does not apply to kernel " +
+                        offline::kernel_name(kernel) + " (it belongs to " + offline::kernel_name(o.kernel) + ")");
+}
+
+}  // namespace
+
+int run_build(const std::vector<std::string>& argv) {
+    const arguments args("build", argv,
+                         {{"--method", true},        {"--kernel", true},      {"--input-dim", true},
+                          {"--features", true},      {"--seed", true},        {"-o", true},
+                          {"--sigma", true},         {"--order", true},       {"--degree", true},
+                          {"--scale", true},         {"--weights", true},     {"--sigmas", true},
+                          {"--radial-points", true}, {"--radial-rule", true}, {"--sweeps", true},
+                          {"--fft-size", true},      {"--resample-radii", false}, {"--spectral", true},
+                          {"--directions", true},    {"--progress", false}},
+                         0);
+
+    offline::build_options options;
+    if (!offline::method_from_name(args.value("--method"), &options.method))
+        usage_error("unknown method '" + args.value("--method") + "' (see 'kfm help build')");
+    if (!offline::kernel_from_name(args.value("--kernel"), &options.kernel.kind))
+        usage_error("unknown kernel '" + args.value("--kernel") + "' (see 'kfm help build')");
+    reject_foreign_kernel_options(args, options.kernel.kind);
+    args.value("--input-dim");  // a usage error when absent
+    args.value("--features");
+    options.input_dim = args.u32("--input-dim", 0, 1);
+    options.features = args.u32("--features", 0, 1);
+    options.seed = args.u64("--seed", options.seed);
+    const std::string out = args.value("-o");
+    if (out.empty()) usage_error("-o needs a file name");
+
+    options.kernel.sigma = args.real("--sigma", options.kernel.sigma);
+    options.kernel.order = args.u32("--order", options.kernel.order);
+    options.kernel.degree = args.u32("--degree", options.kernel.degree);
+    options.kernel.scale = args.real("--scale", options.kernel.scale);
+    options.kernel.weights = args.reals("--weights");
+    options.kernel.sigmas = args.reals("--sigmas");
+    if (options.kernel.kind == format::kernel::delta_gaussian &&
+        (options.kernel.weights.empty() || options.kernel.weights.size() != options.kernel.sigmas.size()))
+        usage_error("kernel delta-gaussian needs --weights and --sigmas with the same number of values");
+
+    options.radial_points = args.u32("--radial-points", options.radial_points);
+    options.radial_rule = args.value_or("--radial-rule", options.radial_rule);
+    options.sweeps = args.u32("--sweeps", options.sweeps);
+    options.fft_size = args.u32("--fft-size", options.fft_size);
+    options.resample_radii = args.has("--resample-radii");
+    options.spectral = args.value_or("--spectral", options.spectral);
+    options.directions = args.value_or("--directions", options.directions);
+    options.show_progress = args.has("--progress");
+
+    // build_map throws std::invalid_argument for impossible parameters; main reports it.
+    const offline::map_contents map = offline::build_map(options);
+    offline::write_file_atomic(out, offline::serialize(map));
+    std::printf("wrote %s (%s, %s, input_dim %u, output_dim %u)\n", out.c_str(),
+                 offline::method_name(options.method), offline::kernel_name(options.kernel.kind),
+                 map.meta.input_dim, map.meta.output_dim);
+    return 0;
+}
+
+}  // namespace kfm::cli

@@ -1,0 +1,128 @@
+// `kfm inspect`: verify a .kfm file and print what it holds, as text or one JSON object.
+#include <cstdio>
+#include <cstring>
+
+#include "cli/cli.hpp"
+#include "kfm/offline.hpp"
+
+namespace kfm::cli {
+namespace {
+
+struct kernel_parameters {
+    std::string text;  // "sigma 4"
+    std::string json;  // {"sigma": 4}
+};
+
+kernel_parameters describe_kernel(const kfm::map_view& v) {
+    const format::map_meta& m = *v.meta;
+    switch (static_cast<format::kernel>(m.kernel)) {
+        case format::kernel::gaussian:
+            return {"sigma " + json_number(m.kernel_sigma), "{\"sigma\": " + json_number(m.kernel_sigma) + "}"};
+        case format::kernel::arccos:
+            return {"order " + std::to_string(m.kernel_order), "{\"order\": " + std::to_string(m.kernel_order) + "}"};
+        case format::kernel::polynomial_sphere:
+            return {"degree " + std::to_string(m.kernel_order) + ", scale " + json_number(m.kernel_scale),
+                    "{\"degree\": " + std::to_string(m.kernel_order) + ", \"scale\": " + json_number(m.kernel_scale) +
+                        "}"};
+        case format::kernel::delta_gaussian: {
+            const std::vector<double> w(v.kernel_params, v.kernel_params + m.mixture_count);
+            const std::vector<double> s(v.kernel_params + m.mixture_count, v.kernel_params + 2 * m.mixture_count);
+            std::string text = "weights", sep = " ";
+            for (double x : w) { text += sep + json_number(x); sep = ","; }
+            text += ", sigmas";
+            sep = " ";
+            for (double x : s) { text += sep + json_number(x); sep = ","; }
+            return {text, "{\"weights\": " + json_array(w) + ", \"sigmas\": " + json_array(s) + "}"};
+        }
+    }
+    return {"", "{}"};
+}
+
+}  // namespace
+
+int run_inspect(const std::vector<std::string>& argv) {
+    const arguments args("inspect", argv, {{"--json", false}}, 1);
+    if (args.positional().empty()) usage_error("'kfm inspect' needs a FILE (see 'kfm help inspect')");
+    const loaded_map file = load_map(args.positional()[0]);
+    const kfm::map_view& v = file.view;
+    const format::map_meta& m = *v.meta;
+
+    // The container was verified by kfm::open, so the header and section table can be read directly.
+    format::file_header header;
+    std::memcpy(&header, file.bytes(), sizeof header);
+    std::vector<format::section_entry> sections(header.section_count);
+    std::memcpy(sections.data(), static_cast<const std::uint8_t*>(file.bytes()) + header.section_table_offset,
+                sections.size() * sizeof(format::section_entry));
+
+    const std::string method = offline::method_name(static_cast<format::method>(m.method));
+    const std::string kernel = offline::kernel_name(static_cast<format::kernel>(m.kernel));
+    const kernel_parameters params = describe_kernel(v);
+    const bool normalizes = (m.flags & format::meta_flag_normalize_input) != 0;
+    const std::string version = std::to_string(header.version_major) + "." + std::to_string(header.version_minor);
+
+    if (args.has("--json")) {
+        std::string j = "{";
+        j += "\"file\": " + json_string(file.path);
+        j += ", \"file_bytes\": " + std::to_string(file.size);
+        j += ", \"format_version\": " + json_string(version);
+        j += ", \"method\": " + json_string(method);
+        j += ", \"kernel\": " + json_string(kernel);
+        j += ", \"kernel_params\": " + params.json;
+        j += ", \"input_dim\": " + std::to_string(m.input_dim);
+        j += ", \"output_dim\": " + std::to_string(m.output_dim);
+        j += ", \"negative_dim\": " + std::to_string(m.negative_dim);
+        j += ", \"work_dim\": " + std::to_string(m.work_dim);
+        j += ", \"projection_dim\": " + std::to_string(m.projection_dim);
+        j += ", \"projection\": " + json_string(projection_name(m.projection));
+        j += ", \"output_convention\": " + json_string(output_convention_name(m.output_convention));
+        j += ", \"normalize_input\": " + std::string(normalizes ? "true" : "false");
+        j += ", \"seed\": " + std::to_string(m.seed);
+        j += ", \"isa\": " + json_string(kfm::isa_name(v.active_isa));
+        j += ", \"segments\": [";
+        for (std::uint32_t i = 0; i < v.segment_count; ++i) {
+            const format::feature_segment& s = v.segments[i];
+            j += std::string(i ? ", " : "") + "{\"nonlinearity\": " + json_string(nonlinearity_name(s.nonlinearity)) +
+                 ", \"proj_begin\": " + std::to_string(s.proj_begin) + ", \"proj_count\": " +
+                 std::to_string(s.proj_count) + ", \"arg_count\": " + std::to_string(s.arg_count) +
+                 ", \"out_begin\": " + std::to_string(s.out_begin) + ", \"reflect\": " +
+                 ((s.flags & format::segment_flag_reflect) ? "true" : "false") + "}";
+        }
+        j += "], \"sections\": [";
+        for (std::size_t i = 0; i < sections.size(); ++i) {
+            const auto& s = sections[i];
+            j += std::string(i ? ", " : "") + "{\"tag\": " + json_string(tag_name(s.tag)) +
+                 ", \"dtype\": " + json_string(dtype_name(s.dtype)) + ", \"count\": " + std::to_string(s.count) +
+                 ", \"bytes\": " + std::to_string(s.bytes) + ", \"offset\": " + std::to_string(s.offset) + "}";
+        }
+        j += "]}\n";
+        std::fputs(j.c_str(), stdout);
+        return 0;
+    }
+
+    std::printf("file              %s (%zu bytes, format %s)\n", file.path.c_str(), file.size, version.c_str());
+    std::printf("method            %s\n", method.c_str());
+    std::printf("kernel            %s (%s)\n", kernel.c_str(), params.text.c_str());
+    std::printf("input_dim         %u%s\n", m.input_dim, normalizes ? " (inputs scaled to unit norm)" : "");
+    std::printf("output_dim        %u\n", m.output_dim);
+    std::printf("negative_dim      %u (the last %u features have signature -1)\n", m.negative_dim, m.negative_dim);
+    std::printf("projection        %s (work_dim %u, projection_dim %u)\n", projection_name(m.projection), m.work_dim,
+                m.projection_dim);
+    std::printf("output convention %s\n", output_convention_name(m.output_convention));
+    std::printf("seed              %llu\n", static_cast<unsigned long long>(m.seed));
+    std::printf("isa               %s\n", kfm::isa_name(v.active_isa));
+    std::printf("segments          %u\n", v.segment_count);
+    for (std::uint32_t i = 0; i < v.segment_count; ++i) {
+        const format::feature_segment& s = v.segments[i];
+        std::printf("  %-9s projections [%u, %u), %u arguments, outputs from %u%s\n", nonlinearity_name(s.nonlinearity),
+                    s.proj_begin, s.proj_begin + s.proj_count, s.arg_count, s.out_begin,
+                    (s.flags & format::segment_flag_reflect) ? ", reflected" : "");
+    }
+    std::printf("sections          %zu\n", sections.size());
+    for (const auto& s : sections)
+        std::printf("  %s %-6s count %-10llu bytes %-10llu offset %llu\n", tag_name(s.tag).c_str(), dtype_name(s.dtype),
+                    static_cast<unsigned long long>(s.count), static_cast<unsigned long long>(s.bytes),
+                    static_cast<unsigned long long>(s.offset));
+    return 0;
+}
+
+}  // namespace kfm::cli

@@ -1,0 +1,106 @@
+// Reading a .kfm file into aligned memory and opening it with the runtime, the buffers and input checks
+// the commands that run a map share, and the names of the format's enums used in reports.
+#include <cerrno>
+#include <cmath>
+#include <new>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "cli/cli.hpp"
+
+namespace kfm::cli {
+
+loaded_map load_map(const std::string& path, kfm::isa requested) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        throw cli_error(path + ": " + (std::filesystem::exists(path, ec) ? "not a regular file" : "no such file"));
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    if (!in) throw cli_error(path + ": cannot open: " + std::strerror(errno));
+    const std::streamoff end = in.tellg();
+    if (end < 0) throw cli_error(path + ": cannot determine the file size");
+    loaded_map m;
+    m.path = path;
+    m.size = static_cast<std::size_t>(end);
+    // kfm::open needs 8-byte alignment: read into uint64 storage, rounded up.
+    m.storage.reset(new std::uint64_t[(m.size + 7) / 8 + 1]());
+    in.seekg(0);
+    if (!in.read(reinterpret_cast<char*>(m.storage.get()), static_cast<std::streamsize>(m.size)))
+        throw cli_error(path + ": read error");
+    const kfm::status s = kfm::open(m.storage.get(), m.size, &m.view, requested);
+    if (s != kfm::status::ok) throw cli_error(path + ": " + kfm::status_string(s));
+    return m;
+}
+
+aligned_buffer::aligned_buffer(std::size_t bytes)
+    : data_(::operator new(bytes == 0 ? 1 : bytes, std::align_val_t(64))), size_(bytes) {}
+
+aligned_buffer::~aligned_buffer() { ::operator delete(data_, std::align_val_t(64)); }
+
+void require_finite(const std::string& name, const float* x, std::size_t rows, std::size_t cols) {
+    for (std::size_t i = 0; i < rows; ++i)
+        for (std::size_t j = 0; j < cols; ++j)
+            if (!std::isfinite(x[i * cols + j]))
+                throw cli_error(name + ": row " + std::to_string(i) + ", column " + std::to_string(j) + " is " +
+                                (std::isnan(x[i * cols + j]) ? "NaN" : "infinite") +
+                                " (the map needs finite inputs)");
+}
+
+const char* projection_name(std::uint32_t p) {
+    switch (static_cast<format::projection>(p)) {
+        case format::projection::dense: return "dense";
+        case format::projection::ssf_fft: return "ssf-fft";
+        case format::projection::butterfly_simplex: return "butterfly-simplex";
+        case format::projection::hadamard: return "hadamard";
+        case format::projection::count_sketch_fft: return "count-sketch-fft";
+        case format::projection::butterfly_blocks: return "butterfly-blocks";
+    }
+    return "?";
+}
+
+const char* output_convention_name(std::uint32_t c) {
+    switch (static_cast<format::output_convention>(c)) {
+        case format::output_convention::paired_cos_sin: return "paired-cos-sin";
+        case format::output_convention::cos_phase: return "cos-phase";
+        case format::output_convention::real: return "real";
+    }
+    return "?";
+}
+
+const char* nonlinearity_name(std::uint32_t n) {
+    switch (static_cast<format::nonlinearity>(n)) {
+        case format::nonlinearity::cos_sin: return "cos-sin";
+        case format::nonlinearity::cos_phase: return "cos-phase";
+        case format::nonlinearity::relu: return "relu";
+        case format::nonlinearity::step: return "step";
+        case format::nonlinearity::relu2: return "relu2";
+        case format::nonlinearity::identity: return "identity";
+        case format::nonlinearity::product: return "product";
+    }
+    return "?";
+}
+
+const char* dtype_name(std::uint32_t t) {
+    switch (static_cast<format::dtype>(t)) {
+        case format::dtype::u8: return "u8";
+        case format::dtype::u16: return "u16";
+        case format::dtype::u32: return "u32";
+        case format::dtype::i32: return "i32";
+        case format::dtype::f32: return "f32";
+        case format::dtype::f64: return "f64";
+        case format::dtype::bits: return "bits";
+        case format::dtype::record: return "record";
+    }
+    return "?";
+}
+
+std::string tag_name(std::uint32_t tag) {
+    std::string s;
+    for (int i = 0; i < 4; ++i) {
+        const char c = static_cast<char>((tag >> (8 * i)) & 0xff);
+        s.push_back(c >= 0x20 && c < 0x7f ? c : '?');
+    }
+    return s;
+}
+
+}  // namespace kfm::cli

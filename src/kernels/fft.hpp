@@ -1,0 +1,176 @@
+// Radix-2 complex FFT on split real/imaginary arrays, written once over the architecture A.
+// Decimation in time: a bit-reversal copy into the output, then the stages in place on the output.
+// Stages with half-size h < lanes run inside one register (a lane swizzle brings each butterfly's partner
+// across, the lane twiddle tables of fft_layout.hpp carry the sign), all of them fused in one pass;
+// stages with h >= lanes are contiguous vector loops, fused two at a time (radix-4 pass) to halve the
+// passes over memory. The inverse is the forward transform with re and im swapped (conj(F(conj x))).
+#pragma once
+#include <cstdint>
+
+#include "kernels/fft_layout.hpp"
+#include "kernels/vec.hpp"
+
+namespace kfm::detail::kern {
+namespace {
+
+template <class A>
+inline std::uint32_t reverse_bits(std::uint32_t i, unsigned bits) noexcept {
+    i = ((i >> 1) & 0x55555555u) | ((i & 0x55555555u) << 1);
+    i = ((i >> 2) & 0x33333333u) | ((i & 0x33333333u) << 2);
+    i = ((i >> 4) & 0x0f0f0f0fu) | ((i & 0x0f0f0f0fu) << 4);
+    i = ((i >> 8) & 0x00ff00ffu) | ((i & 0x00ff00ffu) << 8);
+    i = (i >> 16) | (i << 16);
+    return i >> (32 - bits);
+}
+
+// out = in in bit-reversed order; in == out is allowed (pairs are swapped once), also for re or im alone.
+template <class A>
+inline void bit_reverse_copy(const float* in_re, const float* in_im, float* out_re, float* out_im,
+                             unsigned log2_n) noexcept {
+    const std::uint32_t n = std::uint32_t(1) << log2_n;
+    if (in_re == out_re || in_im == out_im) {  // (partly) in place: copy the other half, then swap pairs
+        for (std::uint32_t i = 0; in_re != out_re && i < n; ++i) out_re[i] = in_re[i];
+        for (std::uint32_t i = 0; in_im != out_im && i < n; ++i) out_im[i] = in_im[i];
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const std::uint32_t j = reverse_bits<A>(i, log2_n);
+            if (i < j) {
+                float t = out_re[i]; out_re[i] = out_re[j]; out_re[j] = t;
+                t = out_im[i]; out_im[i] = out_im[j]; out_im[j] = t;
+            }
+        }
+    } else {
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const std::uint32_t j = reverse_bits<A>(i, log2_n);
+            out_re[i] = in_re[j];
+            out_im[i] = in_im[j];
+        }
+    }
+}
+
+// (ar, ai) +- w (br, bi) for `count` consecutive butterflies, count a multiple of lanes<V>.
+template <class V>
+inline void radix2_run(float* a_re, float* a_im, float* b_re, float* b_im, const float* w_re,
+                       const float* w_im, std::size_t count) noexcept {
+    constexpr std::size_t W = lanes<V>;
+    for (std::size_t j = 0; j < count; j += W) {
+        const vf<V> wr = load_f<V>(w_re + j), wi = load_f<V>(w_im + j);
+        const vf<V> br = load_f<V>(b_re + j), bi = load_f<V>(b_im + j);
+        const vf<V> tr = neg_mul_add<V>(wi, bi, wr * br);
+        const vf<V> ti = mul_add<V>(wi, br, wr * bi);
+        const vf<V> ar = load_f<V>(a_re + j), ai = load_f<V>(a_im + j);
+        store_f<V>(a_re + j, ar + tr);
+        store_f<V>(a_im + j, ai + ti);
+        store_f<V>(b_re + j, ar - tr);
+        store_f<V>(b_im + j, ai - ti);
+    }
+}
+
+// One stage of half-size h over the whole array.
+template <class V>
+inline void radix2_stage(float* re, float* im, std::size_t n, std::size_t h, const float* tw) noexcept {
+    const float* w_re = tw + fft_layout::stage_offset(h);
+    const float* w_im = w_re + h;
+    for (std::size_t base = 0; base < n; base += 2 * h)
+        radix2_run<V>(re + base, im + base, re + base + h, im + base + h, w_re, w_im, h);
+}
+
+// Stages h and 2h fused: each group of four elements x0..x3 at distance h goes through both stages in
+// registers. h must be a multiple of lanes<V>.
+template <class V>
+inline void radix4_pass(float* re, float* im, std::size_t n, std::size_t h, const float* tw) noexcept {
+    constexpr std::size_t W = lanes<V>;
+    const float* w1_re = tw + fft_layout::stage_offset(h);
+    const float* w1_im = w1_re + h;
+    const float* w2_re = tw + fft_layout::stage_offset(2 * h);
+    const float* w2_im = w2_re + 2 * h;
+    for (std::size_t base = 0; base < n; base += 4 * h) {
+        float* r = re + base;
+        float* i = im + base;
+        for (std::size_t j = 0; j < h; j += W) {
+            const vf<V> w1r = load_f<V>(w1_re + j), w1i = load_f<V>(w1_im + j);
+            vf<V> x0r = load_f<V>(r + j), x0i = load_f<V>(i + j);
+            vf<V> x1r = load_f<V>(r + j + h), x1i = load_f<V>(i + j + h);
+            vf<V> x2r = load_f<V>(r + j + 2 * h), x2i = load_f<V>(i + j + 2 * h);
+            vf<V> x3r = load_f<V>(r + j + 3 * h), x3i = load_f<V>(i + j + 3 * h);
+            // stage h: (x0, x1) and (x2, x3) with w1
+            vf<V> tr = neg_mul_add<V>(w1i, x1i, w1r * x1r), ti = mul_add<V>(w1i, x1r, w1r * x1i);
+            x1r = x0r - tr; x1i = x0i - ti; x0r = x0r + tr; x0i = x0i + ti;
+            tr = neg_mul_add<V>(w1i, x3i, w1r * x3r); ti = mul_add<V>(w1i, x3r, w1r * x3i);
+            x3r = x2r - tr; x3i = x2i - ti; x2r = x2r + tr; x2i = x2i + ti;
+            // stage 2h: (x0, x2) with w2[j], (x1, x3) with w2[j + h]
+            const vf<V> w2r = load_f<V>(w2_re + j), w2i = load_f<V>(w2_im + j);
+            tr = neg_mul_add<V>(w2i, x2i, w2r * x2r); ti = mul_add<V>(w2i, x2r, w2r * x2i);
+            store_f<V>(r + j, x0r + tr); store_f<V>(i + j, x0i + ti);
+            store_f<V>(r + j + 2 * h, x0r - tr); store_f<V>(i + j + 2 * h, x0i - ti);
+            const vf<V> w3r = load_f<V>(w2_re + j + h), w3i = load_f<V>(w2_im + j + h);
+            tr = neg_mul_add<V>(w3i, x3i, w3r * x3r); ti = mul_add<V>(w3i, x3r, w3r * x3i);
+            store_f<V>(r + j + h, x1r + tr); store_f<V>(i + j + h, x1i + ti);
+            store_f<V>(r + j + 3 * h, x1r - tr); store_f<V>(i + j + 3 * h, x1i - ti);
+        }
+    }
+}
+
+// In-register stage of half-size H < lanes: lane i pairs with lane i ^ H; the lane table holds
+// sigma_i w so out = a + (sigma w) b for both halves of each butterfly.
+template <unsigned H, class A>
+inline void lane_stage(vf<A>& re, vf<A>& im, const vf<A>& wr, const vf<A>& wi) noexcept {
+    const auto upper = upper_mask<H, A>();
+    const vf<A> pr = partner<H>(re), pi = partner<H>(im);
+    const vf<A> ar = xsimd::select(upper, pr, re), ai = xsimd::select(upper, pi, im);
+    const vf<A> br = xsimd::select(upper, re, pr), bi = xsimd::select(upper, im, pi);
+    re = xsimd::fma(wr, br, xsimd::fnma(wi, bi, ar));
+    im = xsimd::fma(wr, bi, xsimd::fma(wi, br, ai));
+}
+
+// All stages h < lanes<A>, one pass over the data (n >= lanes<A>).
+template <class A>
+inline void lane_stages(float* re, float* im, std::size_t n, const float* tw) noexcept {
+    constexpr std::size_t W = lanes<A>;
+    using B = vf<A>;
+    const float* t1 = tw + fft_layout::lane_offset(1);
+    const float* t2 = tw + fft_layout::lane_offset(2);
+    const float* t4 = tw + fft_layout::lane_offset(4);
+    const float* t8 = tw + fft_layout::lane_offset(8);
+    const std::size_t L = fft_layout::lane_count;
+    const B w1r = load_f<A>(t1), w1i = load_f<A>(t1 + L);
+    const B w2r = load_f<A>(t2), w2i = load_f<A>(t2 + L);
+    const B w4r = W > 4 ? load_f<A>(t4) : B(0.0f), w4i = W > 4 ? load_f<A>(t4 + L) : B(0.0f);
+    const B w8r = W > 8 ? load_f<A>(t8) : B(0.0f), w8i = W > 8 ? load_f<A>(t8 + L) : B(0.0f);
+    for (std::size_t k = 0; k < n; k += W) {
+        B r = load_f<A>(re + k), i = load_f<A>(im + k);
+        lane_stage<1, A>(r, i, w1r, w1i);
+        lane_stage<2, A>(r, i, w2r, w2i);
+        if constexpr (W > 4) lane_stage<4, A>(r, i, w4r, w4i);
+        if constexpr (W > 8) lane_stage<8, A>(r, i, w8r, w8i);
+        store_f<A>(re + k, r);
+        store_f<A>(im + k, i);
+    }
+}
+
+template <class A>
+void fft_r2_c2c(const float* in_re, const float* in_im, float* out_re, float* out_im, unsigned log2_n,
+                const float* twiddles, bool inverse) noexcept {
+    if (inverse) {  // conj(F(conj x)) == swap(F(swap x)) for split arrays
+        const float* t = in_re; in_re = in_im; in_im = t;
+        float* u = out_re; out_re = out_im; out_im = u;
+    }
+    const std::size_t n = std::size_t(1) << log2_n;
+    constexpr std::size_t W = lanes<A>;
+    bit_reverse_copy<A>(in_re, in_im, out_re, out_im, log2_n);
+    std::size_t h = 1;
+    if constexpr (W >= 4) {
+        if (n >= W) {
+            lane_stages<A>(out_re, out_im, n, twiddles);
+            h = W;
+        }
+    }
+    if (h < W) {  // too short for one register: the reference loops
+        for (; h < n; h *= 2) radix2_stage<scalar_arch>(out_re, out_im, n, h, twiddles);
+        return;
+    }
+    for (; 4 * h <= n; h *= 4) radix4_pass<A>(out_re, out_im, n, h, twiddles);
+    if (h < n) radix2_stage<A>(out_re, out_im, n, h, twiddles);
+}
+
+}  // namespace
+}  // namespace kfm::detail::kern

@@ -1,0 +1,21 @@
+// The kernel table of one architecture, built from the templated kernels. Included only by
+// platforms/<isa>/kernels_<isa>.cpp, each with its own compiler flags.
+#pragma once
+#include "kernels/butterfly.hpp"
+#include "kernels/dense.hpp"
+#include "kernels/features.hpp"
+#include "kernels/fft.hpp"
+#include "kernels/fwht.hpp"
+#include "kernels/kernel_table.hpp"
+
+namespace kfm::detail::kern {
+namespace {
+
+template <class A>
+constexpr kernel_table make_table(isa id) noexcept {
+    return kernel_table{id,          &fft_r2_c2c<A>, &butterfly_apply<A>, &fwht<A>,
+                        &gemv<A>,    &gemm<A>,       &features<A>};
+}
+
+}  // namespace
+}  // namespace kfm::detail::kern

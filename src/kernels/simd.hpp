@@ -1,0 +1,53 @@
+// Shared vocabulary of the templated compute kernels: the architecture tag used for the plain scalar
+// reference, the lane count of an architecture, and compile-time lane masks. Every kernel header in
+// src/kernels/ is written once over `A` (an xsimd architecture or scalar_arch) and instantiated per ISA in
+// platforms/<isa>/. Everything lives in an unnamed namespace so each ISA's translation unit keeps its own
+// copy, compiled with its own flags (no ODR merging of AVX code into the scalar table).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include <xsimd/xsimd.hpp>
+
+namespace kfm::detail::kern {
+namespace {
+
+// The reference "architecture": one lane, plain C++, no xsimd batch is ever instantiated for it.
+struct scalar_arch {};
+
+template <class A>
+struct lanes_of {
+    static constexpr std::size_t value = xsimd::batch<float, A>::size;
+};
+template <>
+struct lanes_of<scalar_arch> {
+    static constexpr std::size_t value = 1;
+};
+// Number of float lanes of A (1 for the scalar reference).
+template <class A>
+constexpr std::size_t lanes = lanes_of<A>::value;
+
+// Generators for xsimd compile-time constants: partner lane at distance H, and "upper half of a
+// block of 2H lanes".
+template <unsigned H>
+struct xor_lane {
+    static constexpr std::uint32_t get(std::size_t i, std::size_t) { return std::uint32_t(i) ^ H; }
+};
+template <unsigned H>
+struct upper_lane {
+    static constexpr bool get(std::size_t i, std::size_t) { return (i & H) != 0; }
+};
+
+// Lane i of the batch swapped with lane i ^ H.
+template <unsigned H, class A>
+inline xsimd::batch<float, A> partner(const xsimd::batch<float, A>& v) noexcept {
+    return xsimd::swizzle(v, xsimd::make_batch_constant<xsimd::batch<std::uint32_t, A>, xor_lane<H>>());
+}
+
+template <unsigned H, class A>
+inline auto upper_mask() noexcept {
+    return xsimd::make_batch_bool_constant<xsimd::batch<float, A>, upper_lane<H>>();
+}
+
+}  // namespace
+}  // namespace kfm::detail::kern

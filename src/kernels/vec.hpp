@@ -1,0 +1,61 @@
+// A minimal vector vocabulary over which every kernel is written once: vf<A> is xsimd::batch<float, A>
+// for a SIMD architecture and plain float for scalar_arch, with the handful of operations the kernels
+// use. The scalar forms are written out (not xsimd's scalar overloads) so the scalar table never calls
+// code compiled with another ISA's flags.
+#pragma once
+#include "kernels/simd.hpp"
+
+namespace kfm::detail::kern {
+namespace {
+
+template <class A>
+struct vtype {
+    using type = xsimd::batch<float, A>;
+};
+template <>
+struct vtype<scalar_arch> {
+    using type = float;
+};
+template <class A>
+using vf = typename vtype<A>::type;
+
+template <class A>
+inline vf<A> load_f(const float* p) noexcept {
+    if constexpr (lanes<A> == 1) return *p;
+    else return vf<A>::load_unaligned(p);
+}
+template <class A>
+inline void store_f(float* p, const vf<A>& v) noexcept {
+    if constexpr (lanes<A> == 1) *p = v;
+    else v.store_unaligned(p);
+}
+template <class A>
+inline vf<A> splat(float v) noexcept {
+    return vf<A>(v);
+}
+// a * b + c
+template <class A>
+inline vf<A> mul_add(const vf<A>& a, const vf<A>& b, const vf<A>& c) noexcept {
+    if constexpr (lanes<A> == 1) return a * b + c;
+    else return xsimd::fma(a, b, c);
+}
+// c - a * b
+template <class A>
+inline vf<A> neg_mul_add(const vf<A>& a, const vf<A>& b, const vf<A>& c) noexcept {
+    if constexpr (lanes<A> == 1) return c - a * b;
+    else return xsimd::fnma(a, b, c);
+}
+template <class A>
+inline vf<A> max0(const vf<A>& a) noexcept {
+    if constexpr (lanes<A> == 1) return a > 0.0f ? a : 0.0f;
+    else return xsimd::max(a, vf<A>(0.0f));
+}
+// 1 where a > 0, else 0
+template <class A>
+inline vf<A> positive(const vf<A>& a) noexcept {
+    if constexpr (lanes<A> == 1) return a > 0.0f ? 1.0f : 0.0f;
+    else return xsimd::select(a > vf<A>(0.0f), vf<A>(1.0f), vf<A>(0.0f));
+}
+
+}  // namespace
+}  // namespace kfm::detail::kern

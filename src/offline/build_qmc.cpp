@@ -1,0 +1,73 @@
+// Builder for the QMC baseline (Avron et al. 2016): dense spectral rows w_j = sigma^{-1} Phi^{-1}(t_j)
+// component-wise, t_j the shifted Halton points 1..P; paired cos/sin for the gaussian, Theta_b(w.x)
+// features for arccos b. Uses the dense projection of the runtime.
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include <boost/math/special_functions/erf.hpp>
+
+#include "offline/builders.hpp"
+#include "offline/halton.hpp"
+#include "offline/random.hpp"
+#include "offline/spectral_options.hpp"
+
+namespace kfm::offline {
+
+map_contents build_qmc(const build_options& o) {
+    check_gaussian_or_arccos(o, "qmc");
+    const unsigned d = o.input_dim;
+    const bool gaussian = o.kernel.kind == format::kernel::gaussian;
+    const std::uint32_t p = projections_for_features(o, "qmc");
+    if (std::uint64_t(p) * d > (1ull << 28))
+        throw std::invalid_argument("qmc: the dense matrix would exceed 1 GiB");
+
+    rng r(derive(o.seed, 0));
+    std::vector<double> shift(d), t(d);
+    for (auto& s : shift) s = r.uniform();
+    const auto primes = first_primes(d);
+    const double inv_sigma = gaussian ? 1.0 / o.kernel.sigma : 1.0;
+    std::vector<float> w(std::size_t(p) * d);
+    for (std::uint32_t j = 0; j < p; ++j) {
+        shifted_halton_point(j + 1, primes, shift.data(), t.data());
+        for (unsigned i = 0; i < d; ++i) {
+            // A shifted coordinate can land exactly on 0; nudge it inside (0, 1) so the quantile is finite.
+            const double u = std::min(std::max(t[i], 1e-300), 1.0 - 1e-16);
+            const double z = -std::sqrt(2.0) * boost::math::erfc_inv(2.0 * u);
+            w[std::size_t(j) * d + i] = float(z * inv_sigma);
+        }
+    }
+
+    map_contents map;
+    auto& m = map.meta;
+    m.method = std::uint32_t(format::method::qmc);
+    m.kernel = std::uint32_t(o.kernel.kind);
+    m.projection = std::uint32_t(format::projection::dense);
+    m.input_dim = d;
+    m.work_dim = d;
+    m.projection_dim = p;
+    m.output_dim = gaussian ? 2 * p : p;
+    m.output_convention = std::uint32_t(gaussian ? format::output_convention::paired_cos_sin
+                                                 : format::output_convention::real);
+    m.kernel_order = gaussian ? 0 : o.kernel.order;
+    m.kernel_sigma = gaussian ? o.kernel.sigma : 0.0;
+    m.seed = o.seed;
+
+    format::feature_segment seg{};
+    seg.nonlinearity = std::uint32_t(gaussian ? format::nonlinearity::cos_sin
+                                              : arccos_nonlinearity(o.kernel.order));
+    seg.proj_count = p;
+    seg.arg_count = p;
+    seg.scale_index = format::no_index;
+    seg.weight_index = format::no_index;
+    seg.phase_index = format::no_index;
+    seg.group_index = format::no_index;
+    seg.scale = 1.0f;
+    seg.weight = float(gaussian ? 1.0 / std::sqrt(double(p)) : std::sqrt(2.0 / double(p)));
+
+    map.sections.push_back(make_segments_section({seg}));
+    map.sections.push_back(make_f32_section(format::tag::dense, w));
+    return map;
+}
+
+}  // namespace kfm::offline

@@ -1,0 +1,159 @@
+// Builder for the dense random-feature baselines: RFF (paired cos/sin), RFF with random phase, and ORF
+// (Haar-orthogonal blocks with chi(d) row norms), for the gaussian and arc-cosine kernels. All use the
+// dense projection t = W x with radii and 1/sigma folded into W, and one feature segment.
+#include <cmath>
+#include <cstdint>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "offline/builders.hpp"
+#include "offline/random.hpp"
+
+namespace kfm::offline {
+
+namespace {
+
+constexpr std::uint64_t max_outputs = std::uint64_t{1} << 26;
+constexpr std::uint64_t max_parameter_bytes = std::uint64_t{1} << 30;
+
+// Independent substreams of the seed, one per random role, so roles never share draws.
+enum stream : std::uint64_t { stream_directions = 1, stream_norms = 2, stream_phases = 3 };
+
+void validate(const build_options& o) {
+    const char* name = method_name(o.method);
+    if (o.input_dim == 0) throw std::invalid_argument(std::string(name) + ": input dimension must be at least 1");
+    if (o.features == 0) throw std::invalid_argument(std::string(name) + ": features must be at least 1");
+    switch (o.kernel.kind) {
+        case format::kernel::gaussian:
+            if (!(o.kernel.sigma > 0.0) || !std::isfinite(o.kernel.sigma))
+                throw std::invalid_argument(std::string(name) + ": gaussian sigma must be positive and finite");
+            break;
+        case format::kernel::arccos:
+            if (o.kernel.order > 2)
+                throw std::invalid_argument(std::string(name) + ": arccos order must be 0, 1 or 2");
+            if (o.method == format::method::rff_phase)
+                throw std::invalid_argument(
+                    "rff-phase: the arccos kernel has no random-phase form; use rff or orf");
+            break;
+        default:
+            throw std::invalid_argument(std::string(name) + ": kernel '" + kernel_name(o.kernel.kind) +
+                                        "' is not supported (gaussian or arccos)");
+    }
+    if (o.features > max_outputs)
+        throw std::invalid_argument(std::string(name) + ": " + std::to_string(o.features) +
+                                    " features is more than the limit of 2^26 outputs");
+    // The dense matrix dominates: at most `features` rows of input_dim floats.
+    const std::uint64_t bytes = std::uint64_t{o.features} * o.input_dim * sizeof(float);
+    if (bytes > max_parameter_bytes)
+        throw std::invalid_argument(std::string(name) + ": " + std::to_string(o.features) + " features x " +
+                                    std::to_string(o.input_dim) +
+                                    " inputs needs more than 1 GiB of parameters");
+}
+
+// Rows of W (unscaled spectral samples for sigma = 1), rows x d row-major.
+// iid: each row N(0, I). Orthogonal (ORF): stacked blocks S_k Q_k, Q_k Haar d x d, S_k iid chi(d),
+// the last block truncated.
+std::vector<double> sample_directions(unsigned rows, unsigned d, bool orthogonal, std::uint64_t seed) {
+    std::vector<double> w(static_cast<std::size_t>(rows) * d);
+    rng dirs(derive(seed, stream_directions));
+    if (!orthogonal) {
+        for (double& v : w) v = dirs.normal();
+        return w;
+    }
+    rng norms(derive(seed, stream_norms));
+    for (unsigned begin = 0; begin < rows; begin += d) {
+        const Eigen::MatrixXd q = haar_orthogonal(d, dirs);
+        const unsigned take = std::min(d, rows - begin);
+        for (unsigned i = 0; i < take; ++i) {
+            const double r = norms.chi(d);
+            for (unsigned j = 0; j < d; ++j)
+                w[static_cast<std::size_t>(begin + i) * d + j] = r * q(i, j);
+        }
+    }
+    return w;
+}
+
+format::nonlinearity arccos_nonlinearity(unsigned order) {
+    switch (order) {
+        case 0: return format::nonlinearity::step;
+        case 1: return format::nonlinearity::relu;
+        default: return format::nonlinearity::relu2;
+    }
+}
+
+}  // namespace
+
+map_contents build_random_fourier(const build_options& o) {
+    if (o.method != format::method::rff && o.method != format::method::rff_phase &&
+        o.method != format::method::orf)
+        throw std::invalid_argument(std::string("build_random_fourier: method '") + method_name(o.method) +
+                                    "' is not a dense random-feature baseline");
+    validate(o);
+    const unsigned d = o.input_dim;
+    const bool gaussian = o.kernel.kind == format::kernel::gaussian;
+    const bool paired = gaussian && o.method != format::method::rff_phase;
+    // Paired cos/sin needs an even D; every other form uses one projection per output.
+    const unsigned output_dim = paired ? o.features + (o.features & 1u) : o.features;
+    if (output_dim > max_outputs)
+        throw std::invalid_argument(std::string(method_name(o.method)) + ": too many features");
+    const unsigned projections = paired ? output_dim / 2 : output_dim;
+
+    std::vector<double> w = sample_directions(projections, d, o.method == format::method::orf, o.seed);
+    const double inv_sigma = gaussian ? 1.0 / o.kernel.sigma : 1.0;
+    std::vector<float> dense(w.size());
+    for (std::size_t i = 0; i < w.size(); ++i) dense[i] = static_cast<float>(w[i] * inv_sigma);
+
+    format::feature_segment seg{};
+    seg.flags = 0;
+    seg.proj_begin = 0;
+    seg.proj_count = projections;
+    seg.arg_count = projections;
+    seg.out_begin = 0;
+    seg.scale_index = format::no_index;
+    seg.weight_index = format::no_index;
+    seg.phase_index = format::no_index;
+    seg.group_index = format::no_index;
+    seg.scale = 1.0f;
+    // Paired: phi = (D/2)^{-1/2} [cos; sin]. Phase and arccos: phi = sqrt(2/D) f(.).
+    seg.weight = static_cast<float>(std::sqrt(2.0 / output_dim));
+
+    map_contents map;
+    format::map_meta& m = map.meta;
+    m.method = static_cast<std::uint32_t>(o.method);
+    m.kernel = static_cast<std::uint32_t>(o.kernel.kind);
+    m.projection = static_cast<std::uint32_t>(format::projection::dense);
+    m.flags = 0;
+    m.input_dim = d;
+    m.work_dim = d;
+    m.projection_dim = projections;
+    m.output_dim = output_dim;
+    m.negative_dim = 0;
+    m.kernel_order = gaussian ? 0 : o.kernel.order;
+    m.kernel_sigma = gaussian ? o.kernel.sigma : 0.0;
+    m.seed = o.seed;
+
+    std::vector<float> phases;
+    if (paired) {
+        seg.nonlinearity = static_cast<std::uint32_t>(format::nonlinearity::cos_sin);
+        m.output_convention = static_cast<std::uint32_t>(format::output_convention::paired_cos_sin);
+    } else if (gaussian) {
+        seg.nonlinearity = static_cast<std::uint32_t>(format::nonlinearity::cos_phase);
+        seg.phase_index = 0;
+        m.output_convention = static_cast<std::uint32_t>(format::output_convention::cos_phase);
+        rng ph(derive(o.seed, stream_phases));
+        phases.resize(projections);
+        for (float& b : phases) b = static_cast<float>(2.0 * std::numbers::pi * ph.uniform());
+    } else {
+        seg.nonlinearity = static_cast<std::uint32_t>(arccos_nonlinearity(o.kernel.order));
+        m.output_convention = static_cast<std::uint32_t>(format::output_convention::real);
+    }
+
+    map.sections.push_back(make_segments_section({seg}));
+    map.sections.push_back(make_f32_section(format::tag::dense, dense));
+    if (!phases.empty()) map.sections.push_back(make_f32_section(format::tag::phases, phases));
+    return map;
+}
+
+}  // namespace kfm::offline

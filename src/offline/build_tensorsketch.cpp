@@ -1,0 +1,90 @@
+// Builder for TensorSketch (Pham & Pagh 2013) of the polynomial kernel on the sphere,
+// (1 - |x-y|^2/a^2)^p = alpha (q + x.y)^p with q = a^2/2 - 1, alpha = (2/a^2)^p: the runtime normalises
+// x, appends sqrt(q), takes p independent count sketches into D = 2^k buckets, multiplies their FFTs and
+// inverts (projection count_sketch_fft); one identity segment scales by sqrt(alpha). Requested features
+// are rounded up to a power of two (at least 2, at most 65536, the FFT kernel's limit).
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kernels/kernel_table.hpp"
+#include "offline/builders.hpp"
+#include "offline/random.hpp"
+
+namespace kfm::offline {
+namespace {
+
+constexpr unsigned max_log2_sketch = 16;
+enum stream : std::uint64_t { stream_hashes = 1, stream_signs = 2 };
+
+}  // namespace
+
+map_contents build_tensorsketch(const build_options& o) {
+    if (o.method != format::method::tensorsketch)
+        throw std::invalid_argument(std::string("build_tensorsketch: method '") + method_name(o.method) + "' is not tensorsketch");
+    const kernel_spec& k = o.kernel;
+    if (k.kind != format::kernel::polynomial_sphere)
+        throw std::invalid_argument(std::string("tensorsketch: kernel '") + kernel_name(k.kind) +
+                                    "' is not supported (polynomial-sphere)");
+    if (o.input_dim == 0) throw std::invalid_argument("tensorsketch: input dimension must be at least 1");
+    if (o.input_dim >= (1u << 24)) throw std::invalid_argument("tensorsketch: input dimension is too large");
+    if (o.features == 0) throw std::invalid_argument("tensorsketch: features must be at least 1");
+    if (k.degree < 1 || k.degree > 100) throw std::invalid_argument("tensorsketch: polynomial-sphere degree must be in 1..100");
+    if (!(k.scale >= 2.0) || !std::isfinite(k.scale))
+        throw std::invalid_argument("tensorsketch: polynomial-sphere scale a must be finite and at least 2");
+    unsigned log2 = 1;
+    while ((1u << log2) < o.features && log2 < max_log2_sketch + 1) ++log2;
+    if (log2 > max_log2_sketch) throw std::invalid_argument("tensorsketch: at most 65536 features (the FFT limit)");
+    const std::uint32_t sketch = 1u << log2;
+    const unsigned d = o.input_dim, work = d + 1, p = k.degree;
+
+    const double q = k.scale * k.scale / 2.0 - 1.0;
+    const double alpha = std::pow(2.0 / (k.scale * k.scale), double(p));
+    rng hashes(derive(o.seed, stream_hashes));
+    rng signs_rng(derive(o.seed, stream_signs));
+    std::vector<std::uint32_t> indices(std::size_t(p) * work);
+    std::vector<bool> signs(indices.size());
+    for (auto& h : indices) h = static_cast<std::uint32_t>(hashes.below(sketch));
+    for (std::size_t i = 0; i < signs.size(); ++i) signs[i] = signs_rng.rademacher() < 0;
+    std::vector<float> twiddles(kfm::detail::fft_twiddle_floats(log2));
+    kfm::detail::fft_make_twiddles(log2, twiddles.data());
+
+    format::feature_segment seg{};
+    seg.nonlinearity = static_cast<std::uint32_t>(format::nonlinearity::identity);
+    seg.proj_begin = 0;
+    seg.proj_count = sketch;
+    seg.arg_count = sketch;
+    seg.out_begin = 0;
+    seg.scale_index = format::no_index;
+    seg.weight_index = format::no_index;
+    seg.phase_index = format::no_index;
+    seg.group_index = format::no_index;
+    seg.scale = 1.0f;
+    seg.weight = static_cast<float>(std::sqrt(alpha));
+
+    map_contents map;
+    format::map_meta& m = map.meta;
+    m.method = static_cast<std::uint32_t>(format::method::tensorsketch);
+    m.kernel = static_cast<std::uint32_t>(format::kernel::polynomial_sphere);
+    m.projection = static_cast<std::uint32_t>(format::projection::count_sketch_fft);
+    m.flags = format::meta_flag_normalize_input;
+    m.input_dim = d;
+    m.work_dim = work;
+    m.projection_dim = sketch;
+    m.output_dim = sketch;
+    m.output_convention = static_cast<std::uint32_t>(format::output_convention::real);
+    m.block_count = p;
+    m.block_size = sketch;
+    m.kernel_order = p;
+    m.kernel_scale = k.scale;
+    m.input_append = std::sqrt(q);
+    m.seed = o.seed;
+    map.sections.push_back(make_segments_section({seg}));
+    map.sections.push_back(make_u32_section(format::tag::indices, indices));
+    map.sections.push_back(make_bits_section(format::tag::signs, signs));
+    map.sections.push_back(make_f32_section(format::tag::twiddles, twiddles));
+    return map;
+}
+
+}  // namespace kfm::offline

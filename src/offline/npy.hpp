@@ -1,0 +1,37 @@
+// Reading and writing NumPy .npy files: the data sets, kfm map inputs and outputs.
+// Reads format versions 1.0, 2.0 and 3.0; dtypes f4/f8 in either byte order and the integer dtypes
+// i1/i2/i4/i8/u1/u2/u4/u8; C or Fortran order; 1-D and 2-D shapes. Everything else is rejected with a
+// std::runtime_error whose message names the file and the reason. Writes float32, C order, version 1.0.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kfm::offline {
+
+// A 2-D array of floats in C (row-major) order. A 1-D file of shape (n,) is read as one row of n values
+// (ndim = 1, rows = 1, cols = n): a single vector, which is what `kfm map` expects for one input.
+// Values stored as float64 or integers are converted to the nearest float.
+struct npy_array {
+    std::size_t rows = 0;
+    std::size_t cols = 0;
+    unsigned ndim = 2;  // as stored in the file: 1 or 2
+    std::vector<float> data;  // rows * cols values, row-major
+
+    const float* row(std::size_t i) const { return data.data() + i * cols; }
+};
+
+// Reads and validates a whole .npy file. Throws std::runtime_error ("<path>: <reason>") on any problem.
+npy_array read_npy(const std::string& path);
+
+// Parses .npy bytes already in memory; `name` prefixes error messages. Never reads outside [bytes, size).
+npy_array parse_npy(const std::uint8_t* bytes, std::size_t size, const std::string& name);
+
+// The exact bytes of a version 1.0 float32 C-order file of shape (rows, cols).
+std::vector<std::uint8_t> encode_npy_f32(std::size_t rows, std::size_t cols, const float* data);
+
+// Writes encode_npy_f32(...) atomically (temporary file, then rename): a failure leaves no file behind.
+void write_npy_f32(const std::string& path, std::size_t rows, std::size_t cols, const float* data);
+
+}  // namespace kfm::offline

@@ -1,0 +1,55 @@
+// Typed section constructors for map_contents (the writer stores raw little-endian bytes).
+#include <cstring>
+
+#include "kfm/offline.hpp"
+
+namespace kfm::offline {
+namespace {
+
+template <class T>
+section make_array_section(std::uint32_t tag, format::dtype type, const std::vector<T>& values) {
+    section s;
+    s.tag = tag;
+    s.type = type;
+    s.count = values.size();
+    s.bytes.resize(values.size() * sizeof(T));
+    if (!values.empty()) std::memcpy(s.bytes.data(), values.data(), s.bytes.size());
+    return s;
+}
+
+}  // namespace
+
+section make_f32_section(std::uint32_t tag, const std::vector<float>& values) {
+    return make_array_section(tag, format::dtype::f32, values);
+}
+
+section make_f64_section(std::uint32_t tag, const std::vector<double>& values) {
+    return make_array_section(tag, format::dtype::f64, values);
+}
+
+section make_u32_section(std::uint32_t tag, const std::vector<std::uint32_t>& values) {
+    return make_array_section(tag, format::dtype::u32, values);
+}
+
+section make_bits_section(std::uint32_t tag, const std::vector<bool>& bits) {
+    section s;
+    s.tag = tag;
+    s.type = format::dtype::bits;
+    s.count = bits.size();
+    s.bytes.assign((bits.size() + 7) / 8, 0);
+    for (std::size_t i = 0; i < bits.size(); ++i)
+        if (bits[i]) s.bytes[i / 8] = static_cast<std::uint8_t>(s.bytes[i / 8] | (1u << (i % 8)));
+    return s;
+}
+
+section make_segments_section(const std::vector<format::feature_segment>& segments) {
+    section s;
+    s.tag = format::tag::segments;
+    s.type = format::dtype::record;
+    s.count = segments.size();
+    s.bytes.resize(segments.size() * sizeof(format::feature_segment));
+    if (!segments.empty()) std::memcpy(s.bytes.data(), segments.data(), s.bytes.size());
+    return s;
+}
+
+}  // namespace kfm::offline

@@ -1,0 +1,39 @@
+// Verification of the butterfly angle and permutation sections (see the header).
+#include "runtime/butterfly_sections.hpp"
+
+#include <cmath>
+
+#include "runtime/checked.hpp"
+
+namespace kfm::detail {
+
+unsigned butterfly_log2_d2(std::uint32_t d) noexcept {
+    unsigned log2 = 0;
+    while ((std::uint64_t(1) << log2) < d) ++log2;
+    return log2;
+}
+
+status verify_butterfly_sections(const map_view& map) noexcept {
+    const auto& m = *map.meta;
+    const std::uint32_t d = m.work_dim;
+    if (d == 0 || m.block_count == 0 || m.repeats == 0) return status::bad_meta;
+    const unsigned log2_d2 = butterfly_log2_d2(d);
+    if (log2_d2 > 31 || m.block_size != (std::uint64_t(1) << log2_d2)) return status::bad_meta;
+
+    std::uint64_t cs_floats = 0, perm_count = 0;
+    if (!checked_mul(m.block_count, 2 * (std::uint64_t(m.block_size) - 1), &cs_floats) ||
+        !checked_mul(m.block_count, d, &perm_count))
+        return status::bad_meta;
+    if ((cs_floats != 0 && map.butterfly == nullptr) || map.permutation == nullptr)
+        return status::missing_section;
+    if (map.butterfly_count != cs_floats || map.permutation_count != perm_count)
+        return status::bad_section_size;
+    for (std::uint64_t i = 0; i < cs_floats; ++i)
+        if (!std::isfinite(map.butterfly[i]) || std::fabs(map.butterfly[i]) > 1.0f)
+            return status::bad_parameter_value;
+    for (std::uint64_t i = 0; i < perm_count; ++i)
+        if (map.permutation[i] >= d) return status::index_out_of_range;
+    return status::ok;
+}
+
+}  // namespace kfm::detail

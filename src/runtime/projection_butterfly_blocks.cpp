@@ -1,0 +1,46 @@
+// Stacked butterfly orthogonal blocks (structured directions for GORF/SRF): t[k d + i] = (M_k x)_i with
+// M_k the butterfly network of block k (kernels->butterfly, not transposed), the stack truncated to
+// projection_dim. The rows of M_k are the directions; offline, butterfly_dense_q gives Q_k = M_k^T.
+#include <cstring>
+
+#include "kernels/kernel_table.hpp"
+#include "runtime/butterfly_sections.hpp"
+#include "runtime/projection.hpp"
+
+namespace kfm::detail {
+namespace {
+
+status butterfly_blocks_verify(const map_view& map) {
+    const auto& m = *map.meta;
+    const std::uint64_t d = m.work_dim, p = m.projection_dim;
+    // Every block contributes at least one projection, and the last may be truncated.
+    if (p == 0 || d == 0 || p > std::uint64_t(m.block_count) * d || p <= (std::uint64_t(m.block_count) - 1) * d)
+        return status::bad_meta;
+    return verify_butterfly_sections(map);
+}
+
+// The kernel's scratch (d floats) plus a copy of x for each block (d floats).
+std::size_t butterfly_blocks_scratch_floats(const format::map_meta& meta) { return 2 * std::size_t(meta.work_dim); }
+
+void butterfly_blocks_apply(const map_view& map, const float* x, float* t, float* scratch) {
+    const auto& m = *map.meta;
+    const std::uint32_t d = m.work_dim;
+    const unsigned log2_d2 = butterfly_log2_d2(d);
+    const std::size_t cs_stride = 2 * (std::size_t(m.block_size) - 1);
+    float* y = scratch + d;
+    for (std::uint32_t k = 0; k < m.block_count; ++k) {
+        const std::size_t begin = std::size_t(k) * d;
+        const std::size_t count = m.projection_dim - begin < d ? m.projection_dim - begin : d;
+        std::memcpy(y, x, sizeof(float) * d);
+        map.kernels->butterfly(y, d, log2_d2, map.butterfly + k * cs_stride, map.permutation + begin, m.repeats,
+                               false, scratch);
+        std::memcpy(t + begin, y, sizeof(float) * count);
+    }
+}
+
+}  // namespace
+
+extern const projection_ops butterfly_blocks_projection = {
+    butterfly_blocks_verify, butterfly_blocks_scratch_floats, butterfly_blocks_apply};
+
+}  // namespace kfm::detail

@@ -1,0 +1,82 @@
+// The count_sketch_fft projection (TensorSketch): t = IFFT( prod_k FFT(C_k x) ) / D, real part, where
+// C_k is the k-th of p = block_count count sketches of x (work_dim values, the appended sqrt(q)
+// included) into D = block_size buckets: bucket indices[k work_dim + i] gets sign_k(i) x[i], with
+// sign bit k work_dim + i of SIGN (1 means -1). The FFTs are the kernel table's, twiddles from TWID.
+#include <cmath>
+#include <cstring>
+
+#include "kernels/kernel_table.hpp"
+#include "runtime/checked.hpp"
+#include "runtime/projection.hpp"
+
+namespace kfm::detail {
+namespace {
+
+constexpr unsigned max_log2_sketch = 16;  // the FFT kernel's limit
+
+// log2 of n when n is a power of two in [2, 2^16], else 0.
+unsigned sketch_log2(std::uint32_t n) {
+    for (unsigned l = 1; l <= max_log2_sketch; ++l)
+        if ((std::uint32_t(1) << l) == n) return l;
+    return 0;
+}
+
+status count_sketch_verify(const map_view& map) {
+    const auto& m = *map.meta;
+    const unsigned log2 = sketch_log2(m.block_size);
+    if (log2 == 0 || m.block_count == 0 || m.projection_dim != m.block_size) return status::bad_meta;
+    std::uint64_t entries = 0;
+    if (!checked_mul(std::uint64_t(m.block_count), std::uint64_t(m.work_dim), &entries)) return status::bad_meta;
+    if (map.indices == nullptr || map.signs == nullptr || map.twiddles == nullptr) return status::missing_section;
+    if (map.index_count != entries || map.sign_count != entries) return status::bad_section_size;
+    if (map.twiddle_count != fft_twiddle_floats(log2)) return status::bad_section_size;
+    for (std::uint64_t i = 0; i < entries; ++i)
+        if (map.indices[i] >= m.block_size) return status::index_out_of_range;
+    for (std::uint64_t i = 0; i < map.twiddle_count; ++i)
+        if (!std::isfinite(map.twiddles[i])) return status::bad_parameter_value;
+    return status::ok;
+}
+
+// Product spectrum (re, im) and one sketch's spectrum (re, im): 4 D floats.
+std::size_t count_sketch_scratch_floats(const format::map_meta& meta) { return 4 * std::size_t(meta.block_size); }
+
+void count_sketch_apply(const map_view& map, const float* x, float* t, float* scratch) {
+    const auto& m = *map.meta;
+    const std::uint32_t n = m.block_size, w = m.work_dim;
+    const unsigned log2 = sketch_log2(n);
+    float* prod_re = scratch;
+    float* prod_im = scratch + n;
+    float* re = scratch + 2 * std::size_t(n);
+    float* im = scratch + 3 * std::size_t(n);
+    for (std::uint32_t k = 0; k < m.block_count; ++k) {
+        std::memset(re, 0, sizeof(float) * n);
+        std::memset(im, 0, sizeof(float) * n);
+        const std::size_t base = std::size_t(k) * w;
+        for (std::uint32_t i = 0; i < w; ++i) {
+            const std::size_t bit = base + i;
+            const bool negative = (map.signs[bit >> 3] >> (bit & 7)) & 1u;
+            re[map.indices[base + i]] += negative ? -x[i] : x[i];
+        }
+        if (k == 0) {
+            map.kernels->fft(re, im, prod_re, prod_im, log2, map.twiddles, false);
+            continue;
+        }
+        map.kernels->fft(re, im, re, im, log2, map.twiddles, false);
+        for (std::uint32_t j = 0; j < n; ++j) {
+            const float a = prod_re[j], b = prod_im[j];
+            prod_re[j] = a * re[j] - b * im[j];
+            prod_im[j] = a * im[j] + b * re[j];
+        }
+    }
+    // The product of real signals' spectra is Hermitian, so the inverse is real up to rounding.
+    map.kernels->fft(prod_re, prod_im, t, im, log2, map.twiddles, true);
+    const float inv_n = 1.0f / float(n);
+    for (std::uint32_t j = 0; j < n; ++j) t[j] *= inv_n;
+}
+
+}  // namespace
+
+extern const projection_ops count_sketch_fft_projection = {count_sketch_verify, count_sketch_scratch_floats,
+                                                           count_sketch_apply};
+
+}  // namespace kfm::detail

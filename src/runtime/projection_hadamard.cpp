@@ -1,0 +1,62 @@
+// The hadamard projection (SORF, structured GORF/SRF): x padded to d2 = block_size, then for each block b
+// t[b d2 ..] = H D1 H D2 H D3 x with H the normalised Walsh-Hadamard matrix and D_i sign diagonals from
+// the SIGN bits (stage i = 0 is D3, applied first; layout format::hadamard_sign_stride), the stack
+// truncated to projection_dim. Scaling by sqrt(d2)/sigma is the feature stage's scale.
+#include <cstring>
+
+#include "kernels/kernel_table.hpp"
+#include "runtime/checked.hpp"
+#include "runtime/projection.hpp"
+
+namespace kfm::detail {
+namespace {
+
+constexpr std::uint32_t hadamard_stages = 3;
+constexpr unsigned max_log2_block = 24;
+
+unsigned log2_exact(std::uint32_t n) {
+    unsigned log2 = 0;
+    while ((std::uint64_t(1) << log2) < n) ++log2;
+    return log2;
+}
+
+status hadamard_verify(const map_view& map) {
+    const auto& m = *map.meta;
+    const std::uint64_t d2 = m.block_size, p = m.projection_dim;
+    const unsigned log2 = log2_exact(m.block_size);
+    if (d2 == 0 || log2 > max_log2_block || (std::uint64_t(1) << log2) != d2) return status::bad_meta;
+    if (m.work_dim != d2 || m.input_dim > d2 || m.repeats != hadamard_stages || m.block_count == 0)
+        return status::bad_meta;
+    if (p == 0 || p > std::uint64_t(m.block_count) * d2 || p <= (std::uint64_t(m.block_count) - 1) * d2)
+        return status::bad_meta;
+    std::uint64_t bits = 0;
+    if (!checked_mul(std::uint64_t(m.block_count) * hadamard_stages, format::hadamard_sign_stride(m.block_size), &bits))
+        return status::bad_meta;
+    if (map.signs == nullptr) return status::missing_section;
+    if (map.sign_count != bits) return status::bad_section_size;
+    return status::ok;
+}
+
+std::size_t hadamard_scratch_floats(const format::map_meta& meta) { return meta.block_size; }
+
+void hadamard_apply(const map_view& map, const float* x, float* t, float* scratch) {
+    const auto& m = *map.meta;
+    const std::uint32_t d2 = m.block_size;
+    const unsigned log2 = log2_exact(d2);
+    const std::size_t stage_bytes = format::hadamard_sign_stride(d2) / 8;
+    for (std::uint32_t b = 0; b < m.block_count; ++b) {
+        const std::size_t begin = std::size_t(b) * d2;
+        const std::size_t count = m.projection_dim - begin < d2 ? m.projection_dim - begin : d2;
+        float* y = count == d2 ? t + begin : scratch;  // full blocks run in place in t
+        std::memcpy(y, x, sizeof(float) * d2);
+        for (std::uint32_t i = 0; i < hadamard_stages; ++i)
+            map.kernels->fwht(y, log2, map.signs + (std::size_t(b) * hadamard_stages + i) * stage_bytes);
+        if (y != t + begin) std::memcpy(t + begin, y, sizeof(float) * count);
+    }
+}
+
+}  // namespace
+
+extern const projection_ops hadamard_projection = {hadamard_verify, hadamard_scratch_floats, hadamard_apply};
+
+}  // namespace kfm::detail

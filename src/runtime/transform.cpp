@@ -1,0 +1,198 @@
+// The runtime pipeline on a verified map: input checks, pre-processing (normalise, pad, append),
+// projection, the feature stage per segment, constants; plus workspace sizing and kernel_estimate.
+// Everything works in the caller's workspace: no heap, no I/O.
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "kernels/kernel_table.hpp"
+#include "runtime/projection.hpp"
+
+namespace kfm {
+namespace {
+
+namespace fmt = kfm::format;
+using detail::projection_ops;
+
+constexpr std::size_t alignment = 64;
+// Rows a batched dense projection handles per gemm call.
+constexpr std::size_t max_batch_rows = 64;
+
+constexpr std::size_t aligned_bytes(std::size_t floats) {
+    return (floats * sizeof(float) + alignment - 1) / alignment * alignment;
+}
+
+// Where each buffer lives inside the caller's workspace, for `rows` vectors at a time.
+struct workspace_layout {
+    float* x_work;   // rows x work_dim
+    float* t;        // rows x projection_dim
+    float* scratch;  // projection scratch for one vector
+};
+
+std::size_t rows_per_pass(const map_view& map, std::size_t batch) {
+    if (map.meta->projection != static_cast<std::uint32_t>(fmt::projection::dense)) return 1;
+    if (batch == 0) return 1;
+    return batch < max_batch_rows ? batch : max_batch_rows;
+}
+
+// Bytes for `rows` vectors; dims are capped at open (verify.hpp max_dim) so this cannot overflow.
+std::size_t bytes_for_rows(const map_view& map, std::size_t rows) {
+    const fmt::map_meta& m = *map.meta;
+    const projection_ops* ops = detail::projection_ops_for(m.projection);
+    return alignment  // slack to align the caller's pointer
+           + aligned_bytes(rows * m.work_dim) + aligned_bytes(rows * m.projection_dim) +
+           aligned_bytes(ops->scratch_floats(m));
+}
+
+workspace_layout carve(const map_view& map, std::size_t rows, void* workspace) {
+    const fmt::map_meta& m = *map.meta;
+    auto address = reinterpret_cast<std::uintptr_t>(workspace);
+    address = (address + alignment - 1) / alignment * alignment;
+    auto* base = reinterpret_cast<std::uint8_t*>(address);
+    workspace_layout w;
+    w.x_work = reinterpret_cast<float*>(base);
+    base += aligned_bytes(rows * m.work_dim);
+    w.t = reinterpret_cast<float*>(base);
+    base += aligned_bytes(rows * m.projection_dim);
+    w.scratch = reinterpret_cast<float*>(base);
+    return w;
+}
+
+bool all_finite(const float* x, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i)
+        if (!std::isfinite(x[i])) return false;
+    return true;
+}
+
+// x_work = x (unit-normalised when the map asks; zero stays zero), zero padding, appended value.
+void preprocess(const fmt::map_meta& m, const float* x, float* x_work) {
+    double scale = 1.0;
+    if ((m.flags & fmt::meta_flag_normalize_input) != 0) {
+        double sum = 0.0;
+        for (std::uint32_t i = 0; i < m.input_dim; ++i) sum += double(x[i]) * double(x[i]);
+        if (sum > 0.0) scale = 1.0 / std::sqrt(sum);
+    }
+    for (std::uint32_t i = 0; i < m.input_dim; ++i) x_work[i] = static_cast<float>(double(x[i]) * scale);
+    for (std::uint32_t i = m.input_dim; i < m.work_dim; ++i) x_work[i] = 0.0f;
+    if (m.input_append != 0.0) x_work[m.input_dim] = static_cast<float>(m.input_append);
+}
+
+// Random Maclaurin: out[j] = w_j * prod_{k in group j} (s_k * t[k]); accumulated in double.
+void product_segment(const map_view& map, const fmt::feature_segment& s, const float* t, float* out) {
+    const std::uint32_t* g = map.groups + s.group_index;
+    for (std::uint32_t j = 0; j < s.arg_count; ++j) {
+        double p = 1.0;
+        for (std::uint32_t k = g[j]; k < g[j + 1]; ++k) {
+            const double scale = s.scale_index == fmt::no_index ? s.scale : map.scales[s.scale_index + k];
+            p *= scale * double(t[k]);
+        }
+        double w = s.weight;
+        if (s.weight_index != fmt::no_index) w *= map.weights[s.weight_index + j];
+        out[j] = static_cast<float>(w * p);
+    }
+}
+
+// The feature stage for one vector: t (projection_dim) -> out (output_dim).
+void features(const map_view& map, const float* t, float* out) {
+    for (std::uint32_t i = 0; i < map.segment_count; ++i) {
+        const fmt::feature_segment& s = map.segments[i];
+        const float* ts = t + s.proj_begin;
+        float* out0 = out + s.out_begin;
+        const auto kind = static_cast<fmt::nonlinearity>(s.nonlinearity);
+        if (kind == fmt::nonlinearity::product) {
+            product_segment(map, s, ts, out0);
+            continue;
+        }
+        // cos_sin writes its sin block, and reflected segments their f(-a) block, after the first block.
+        const bool two_blocks = kind == fmt::nonlinearity::cos_sin || (s.flags & fmt::segment_flag_reflect) != 0;
+        const std::uint32_t passes = s.arg_count / s.proj_count;
+        for (std::uint32_t k = 0; k < passes; ++k) {
+            const std::size_t offset = std::size_t(k) * s.proj_count;
+            detail::feature_args a;
+            a.kind = kind;
+            a.t = ts;
+            a.n = s.proj_count;
+            a.scale = s.scale_index == fmt::no_index ? nullptr : map.scales + s.scale_index + offset;
+            a.scale_scalar = s.scale;
+            a.weight = s.weight_index == fmt::no_index ? nullptr : map.weights + s.weight_index + offset;
+            a.weight_scalar = s.weight;
+            a.phase = s.phase_index == fmt::no_index ? nullptr : map.phases + s.phase_index + offset;
+            a.out0 = out0 + offset;
+            a.out1 = two_blocks ? out0 + s.arg_count + offset : nullptr;
+            map.kernels->features(a);
+        }
+    }
+    if (map.constant_count != 0) {
+        std::memcpy(out + (map.meta->output_dim - map.constant_count), map.constants,
+                    std::size_t(map.constant_count) * sizeof(float));
+    }
+}
+
+// `rows` vectors already checked: pre-process, project (batched gemm for dense maps), features.
+void run_rows(const map_view& map, const workspace_layout& w, const float* x, std::size_t x_stride,
+              std::size_t rows, float* out, std::size_t out_stride) {
+    const fmt::map_meta& m = *map.meta;
+    for (std::size_t r = 0; r < rows; ++r) preprocess(m, x + r * x_stride, w.x_work + r * m.work_dim);
+    if (rows > 1) {
+        // Only dense maps get more than one row per pass (rows_per_pass).
+        map.kernels->gemm(map.dense, m.projection_dim, m.work_dim, w.x_work, m.work_dim, rows, w.t, m.projection_dim);
+    } else {
+        detail::projection_ops_for(m.projection)->apply(map, w.x_work, w.t, w.scratch);
+    }
+    for (std::size_t r = 0; r < rows; ++r) features(map, w.t + r * m.projection_dim, out + r * out_stride);
+}
+
+}  // namespace
+
+std::size_t workspace_bytes(const map_view& map, std::size_t batch) noexcept {
+    if (map.meta == nullptr) return 0;
+    return bytes_for_rows(map, rows_per_pass(map, batch));
+}
+
+status transform(const map_view& map, const float* x, std::size_t x_dim, float* out, std::size_t out_dim,
+                 void* workspace, std::size_t workspace_size) noexcept {
+    if (map.meta == nullptr || map.kernels == nullptr || x == nullptr || out == nullptr)
+        return status::null_argument;
+    if (x_dim != map.meta->input_dim) return status::wrong_dimension;
+    if (out_dim < map.meta->output_dim) return status::output_too_small;
+    if (workspace == nullptr || workspace_size < bytes_for_rows(map, 1)) return status::workspace_too_small;
+    if (!all_finite(x, x_dim)) return status::non_finite_input;
+    run_rows(map, carve(map, 1, workspace), x, x_dim, 1, out, out_dim);
+    return status::ok;
+}
+
+status transform_batch(const map_view& map, const float* x, std::size_t n, std::size_t x_stride,
+                       std::size_t x_dim, float* out, std::size_t out_stride, void* workspace,
+                       std::size_t workspace_size) noexcept {
+    if (map.meta == nullptr || map.kernels == nullptr) return status::null_argument;
+    if (n == 0) return status::ok;
+    if (x == nullptr || out == nullptr) return status::null_argument;
+    if (x_dim != map.meta->input_dim || x_stride < x_dim) return status::wrong_dimension;
+    if (out_stride < map.meta->output_dim) return status::output_too_small;
+    if (workspace == nullptr || workspace_size < bytes_for_rows(map, 1)) return status::workspace_too_small;
+    for (std::size_t r = 0; r < n; ++r)
+        if (!all_finite(x + r * x_stride, x_dim)) return status::non_finite_input;
+
+    // As many rows per pass as the workspace holds (up to rows_per_pass).
+    std::size_t rows = rows_per_pass(map, n);
+    while (rows > 1 && bytes_for_rows(map, rows) > workspace_size) --rows;
+    const workspace_layout w = carve(map, rows, workspace);
+    for (std::size_t r = 0; r < n; r += rows) {
+        const std::size_t count = n - r < rows ? n - r : rows;
+        run_rows(map, w, x + r * x_stride, x_stride, count, out + r * out_stride, out_stride);
+    }
+    return status::ok;
+}
+
+double kernel_estimate(const map_view& map, const float* phi_x, const float* phi_y) noexcept {
+    if (map.meta == nullptr || phi_x == nullptr || phi_y == nullptr) return std::numeric_limits<double>::quiet_NaN();
+    const std::size_t positive = map.meta->output_dim - map.meta->negative_dim;
+    double sum = 0.0;
+    for (std::size_t i = 0; i < map.meta->output_dim; ++i) {
+        const double term = double(phi_x[i]) * double(phi_y[i]);
+        sum += i < positive ? term : -term;
+    }
+    return sum;
+}
+
+}  // namespace kfm

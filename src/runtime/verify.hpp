@@ -1,0 +1,22 @@
+// The stages of open(): container checks (header, section table, padding, checksums) that fill the
+// section views, then the map checks (meta fields, segments, shared value domains). Each returns the
+// first problem found as a status; none writes anything but its own output argument.
+#pragma once
+#include <cstddef>
+
+#include "kfm/kfm.hpp"
+
+namespace kfm::detail {
+
+// Header, section table, zero padding and CRCs of `bytes` (already known non-null and 8-byte aligned).
+// On ok, every known section present is in *view (meta, segments, arrays and their counts).
+status verify_container(const std::uint8_t* bytes, std::size_t size, map_view* view) noexcept;
+
+// map_meta fields, kernel parameters, value domains of the shared sections, and the feature segments.
+// Needs the view filled by verify_container; does not run the projection's own verify.
+status verify_map(const map_view& view) noexcept;
+
+// Largest dimension open() accepts, so that workspace sizes never overflow even with a 32-bit size_t.
+inline constexpr std::uint32_t max_dim = 1u << 24;
+
+}  // namespace kfm::detail

@@ -1,0 +1,175 @@
+// Map-level verification, after the container checks: map_meta fields and their consistency, kernel
+// parameters, finiteness of the shared per-argument sections, and the feature segments (ranges inside
+// the projections and outputs, outputs covered exactly once, index ranges inside their sections).
+#include <cmath>
+#include <cstring>
+
+#include "runtime/checked.hpp"
+#include "runtime/projection.hpp"
+#include "runtime/verify.hpp"
+
+namespace kfm::detail {
+namespace {
+
+namespace fmt = kfm::format;
+
+bool all_finite(const float* p, std::uint64_t n) {
+    for (std::uint64_t i = 0; i < n; ++i)
+        if (!std::isfinite(p[i])) return false;
+    return true;
+}
+
+bool bytes_zero(const void* p, std::size_t n) {
+    const auto* b = static_cast<const std::uint8_t*>(p);
+    for (std::size_t i = 0; i < n; ++i)
+        if (b[i] != 0) return false;
+    return true;
+}
+
+bool dim_ok(std::uint32_t d) { return d > 0 && d <= max_dim; }
+
+status check_kernel(const map_view& v) {
+    const fmt::map_meta& m = *v.meta;
+    switch (static_cast<fmt::kernel>(m.kernel)) {
+        case fmt::kernel::gaussian:
+            if (!(m.kernel_sigma > 0.0)) return status::bad_parameter_value;
+            break;
+        case fmt::kernel::arccos:
+            if (m.kernel_order > 2) return status::bad_parameter_value;
+            break;
+        case fmt::kernel::polynomial_sphere:
+            if (!(m.kernel_scale > 0.0)) return status::bad_parameter_value;
+            break;
+        case fmt::kernel::delta_gaussian:
+            if (m.mixture_count == 0) return status::bad_meta;
+            break;
+        default: return status::unknown_kernel;
+    }
+    // kernel_params holds mixture_count weights then mixture_count sigmas (and nothing otherwise).
+    if (v.kernel_param_count != 2ull * m.mixture_count) return status::bad_section_size;
+    for (std::uint32_t i = 0; i < m.mixture_count; ++i) {
+        const double c = v.kernel_params[i];
+        const double sigma = v.kernel_params[m.mixture_count + i];
+        if (!std::isfinite(c) || !std::isfinite(sigma) || !(sigma > 0.0)) return status::bad_parameter_value;
+    }
+    return status::ok;
+}
+
+status check_meta(const map_view& v) {
+    const fmt::map_meta& m = *v.meta;
+    if (m.method < 1 || m.method > static_cast<std::uint32_t>(fmt::method::tensorsketch))
+        return status::unknown_method;
+    if (m.kernel < 1 || m.kernel > static_cast<std::uint32_t>(fmt::kernel::delta_gaussian))
+        return status::unknown_kernel;
+    if (projection_ops_for(m.projection) == nullptr) return status::unknown_projection;
+    if ((m.flags & ~fmt::meta_flags_known) != 0) return status::bad_meta;
+    if (!bytes_zero(m.reserved_u32, sizeof(m.reserved_u32)) || !bytes_zero(m.reserved_f64, sizeof(m.reserved_f64)))
+        return status::bad_meta;
+    if (!dim_ok(m.input_dim) || !dim_ok(m.work_dim) || !dim_ok(m.projection_dim) || !dim_ok(m.output_dim))
+        return status::bad_meta;
+    if (m.work_dim < m.input_dim || m.negative_dim > m.output_dim) return status::bad_meta;
+    if (m.output_convention < 1 || m.output_convention > static_cast<std::uint32_t>(fmt::output_convention::real))
+        return status::bad_meta;
+    if (!std::isfinite(m.kernel_sigma) || !std::isfinite(m.kernel_scale) || !std::isfinite(m.input_append))
+        return status::bad_parameter_value;
+    // The appended value needs a slot after the input.
+    if (m.input_append != 0.0 && m.work_dim == m.input_dim) return status::bad_meta;
+    return check_kernel(v);
+}
+
+// The shared per-argument sections hold finite values.
+status check_values(const map_view& v) {
+    if (!all_finite(v.scales, v.scale_count) || !all_finite(v.weights, v.weight_count) ||
+        !all_finite(v.phases, v.phase_count) || !all_finite(v.constants, v.constant_count))
+        return status::bad_parameter_value;
+    if (v.constant_count > v.meta->output_dim) return status::bad_section_size;
+    return status::ok;
+}
+
+// [index, index + n) inside a section of `count` elements (no_index: nothing to check).
+bool index_range_ok(std::uint32_t index, std::uint64_t n, std::uint64_t count) {
+    return index == fmt::no_index || range_inside(index, n, count);
+}
+
+bool nonlinearity_known(std::uint32_t k) {
+    return k >= 1 && k <= static_cast<std::uint32_t>(fmt::nonlinearity::product);
+}
+
+// Whether a segment's nonlinearity fits the map's output convention.
+bool fits_convention(fmt::nonlinearity k, std::uint32_t convention) {
+    switch (static_cast<fmt::output_convention>(convention)) {
+        case fmt::output_convention::paired_cos_sin: return k == fmt::nonlinearity::cos_sin;
+        case fmt::output_convention::cos_phase: return k == fmt::nonlinearity::cos_phase;
+        default: return k != fmt::nonlinearity::cos_sin && k != fmt::nonlinearity::cos_phase;
+    }
+}
+
+// A product segment's group offsets: arg_count + 1 non-decreasing offsets inside [0, proj_count].
+status check_groups(const map_view& v, const fmt::feature_segment& s) {
+    if (s.group_index == fmt::no_index) return status::missing_section;
+    if (!range_inside(s.group_index, std::uint64_t(s.arg_count) + 1, v.group_count))
+        return status::index_out_of_range;
+    const std::uint32_t* g = v.groups + s.group_index;
+    for (std::uint32_t j = 0; j < s.arg_count; ++j)
+        if (g[j] > g[j + 1]) return status::index_out_of_range;
+    if (g[s.arg_count] > s.proj_count) return status::index_out_of_range;
+    return status::ok;
+}
+
+status check_segment(const map_view& v, const fmt::feature_segment& s, std::uint64_t expected_out_begin,
+                     std::uint64_t* out_end) {
+    const fmt::map_meta& m = *v.meta;
+    if (!nonlinearity_known(s.nonlinearity)) return status::unknown_nonlinearity;
+    const auto kind = static_cast<fmt::nonlinearity>(s.nonlinearity);
+    if (!fits_convention(kind, m.output_convention)) return status::bad_meta;
+    if ((s.flags & ~fmt::segment_flag_reflect) != 0) return status::bad_meta;
+    const bool reflect = (s.flags & fmt::segment_flag_reflect) != 0;
+    const bool product = kind == fmt::nonlinearity::product;
+    if (reflect && (kind == fmt::nonlinearity::cos_sin || kind == fmt::nonlinearity::cos_phase || product))
+        return status::bad_meta;
+    if (s.proj_count == 0 || s.arg_count == 0) return status::bad_meta;
+    if (!product && s.arg_count % s.proj_count != 0) return status::bad_meta;
+    if (!range_inside(s.proj_begin, s.proj_count, m.projection_dim)) return status::index_out_of_range;
+    if (!std::isfinite(s.scale) || !std::isfinite(s.weight)) return status::bad_parameter_value;
+
+    // Outputs: contiguous, in order, right after the previous segment.
+    const std::uint64_t width = std::uint64_t(s.arg_count) * ((kind == fmt::nonlinearity::cos_sin || reflect) ? 2 : 1);
+    if (s.out_begin != expected_out_begin) return status::index_out_of_range;
+    *out_end = expected_out_begin + width;
+
+    // Per-argument arrays. A product segment scales each projection and weights each output.
+    const std::uint64_t scale_n = product ? s.proj_count : s.arg_count;
+    if (!index_range_ok(s.scale_index, scale_n, v.scale_count) ||
+        !index_range_ok(s.weight_index, s.arg_count, v.weight_count))
+        return status::index_out_of_range;
+    const bool wants_phase = kind == fmt::nonlinearity::cos_phase;
+    if (wants_phase != (s.phase_index != fmt::no_index)) return status::bad_meta;
+    if (!index_range_ok(s.phase_index, s.arg_count, v.phase_count)) return status::index_out_of_range;
+    if (product) return check_groups(v, s);
+    if (s.group_index != fmt::no_index) return status::bad_meta;
+    return status::ok;
+}
+
+status check_segments(const map_view& v) {
+    // Segments tile [0, output_dim - constant_count) in order; the constants fill the rest.
+    const std::uint64_t feature_end = v.meta->output_dim - v.constant_count;
+    std::uint64_t cursor = 0;
+    for (std::uint32_t i = 0; i < v.segment_count; ++i) {
+        std::uint64_t end = 0;
+        if (status s = check_segment(v, v.segments[i], cursor, &end); s != status::ok) return s;
+        if (end > feature_end) return status::index_out_of_range;
+        cursor = end;
+    }
+    if (cursor != feature_end) return status::index_out_of_range;
+    return status::ok;
+}
+
+}  // namespace
+
+status verify_map(const map_view& view) noexcept {
+    if (status s = check_meta(view); s != status::ok) return s;
+    if (status s = check_values(view); s != status::ok) return s;
+    return check_segments(view);
+}
+
+}  // namespace kfm::detail

@@ -1,0 +1,104 @@
+// Shared helpers for statistical tests of feature maps (see stats_util.hpp).
+#include "common/stats_util.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+#include <boost/math/distributions/students_t.hpp>
+
+#include "offline/random.hpp"
+
+namespace kfm::test {
+
+opened_map::opened_map(const std::vector<std::uint8_t>& file_bytes)
+    : storage_((file_bytes.size() + 7) / 8), size_(file_bytes.size()) {
+    if (!file_bytes.empty()) std::memcpy(storage_.data(), file_bytes.data(), file_bytes.size());
+    const kfm::status s = kfm::open(storage_.data(), size_, &view_);
+    if (s != kfm::status::ok)
+        throw std::runtime_error(std::string("kfm::open rejected the map: ") + kfm::status_string(s));
+}
+
+opened_map map_from_contents(const kfm::offline::map_contents& contents) {
+    return opened_map(kfm::offline::serialize(contents));
+}
+
+opened_map map_from_options(const kfm::offline::build_options& options) {
+    return map_from_contents(kfm::offline::build_map(options));
+}
+
+std::vector<float> transform_one(const opened_map& map, const std::vector<float>& x) {
+    return kfm::offline::map_rows(map.view(), x.data(), 1, static_cast<unsigned>(x.size()));
+}
+
+double estimate(const opened_map& map, const std::vector<float>& x, const std::vector<float>& y) {
+    const std::vector<float> fx = transform_one(map, x);
+    const std::vector<float> fy = transform_one(map, y);
+    return kfm::kernel_estimate(map.view(), fx.data(), fy.data());
+}
+
+mean_ci mean_with_ci(const std::vector<double>& values, double confidence) {
+    if (values.size() < 2) throw std::invalid_argument("mean_with_ci: need at least two values");
+    const double n = static_cast<double>(values.size());
+    const double mean = std::accumulate(values.begin(), values.end(), 0.0) / n;
+    double ss = 0.0;
+    for (double v : values) ss += (v - mean) * (v - mean);
+    const double sd = std::sqrt(ss / (n - 1.0));
+    const boost::math::students_t dist(n - 1.0);
+    const double t = boost::math::quantile(dist, 0.5 + confidence / 2.0);
+    return {mean, t * sd / std::sqrt(n), sd};
+}
+
+mean_ci mean_with_ci(const std::vector<double>& values) { return mean_with_ci(values, 0.95); }
+
+double loglog_slope(const std::vector<double>& x, const std::vector<double>& y) {
+    if (x.size() != y.size() || x.size() < 2) throw std::invalid_argument("loglog_slope: need >= 2 pairs");
+    const double n = static_cast<double>(x.size());
+    double mx = 0.0, my = 0.0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        if (!(x[i] > 0.0) || !(y[i] > 0.0)) throw std::invalid_argument("loglog_slope: values must be positive");
+        mx += std::log(x[i]);
+        my += std::log(y[i]);
+    }
+    mx /= n;
+    my /= n;
+    double sxy = 0.0, sxx = 0.0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const double lx = std::log(x[i]) - mx;
+        sxy += lx * (std::log(y[i]) - my);
+        sxx += lx * lx;
+    }
+    return sxy / sxx;
+}
+
+kfm::offline::gram_errors gram_error(const opened_map& map, const std::vector<float>& x, std::size_t nx,
+                                     const std::vector<float>& y, std::size_t ny) {
+    const kfm::map_view& v = map.view();
+    const unsigned d = map.input_dim();
+    const auto exact = kfm::offline::exact_gram(kfm::offline::kernel_spec_from_map(v), x.data(), nx, y.data(), ny,
+                                                d, kfm::offline::map_normalizes_input(v));
+    const auto approx = kfm::offline::approx_gram(v, x.data(), nx, y.data(), ny, d);
+    return kfm::offline::compare_grams(exact, approx);
+}
+
+std::vector<float> random_points(std::size_t n, unsigned d, std::uint64_t seed, double radius, bool fixed_norm) {
+    kfm::offline::rng r(seed);
+    std::vector<double> dir(d);
+    std::vector<float> out(n * d);
+    for (std::size_t i = 0; i < n; ++i) {
+        r.unit_sphere(dir.data(), d);
+        const double norm = fixed_norm ? radius : radius * (0.5 + r.uniform());
+        for (unsigned j = 0; j < d; ++j) out[i * d + j] = static_cast<float>(norm * dir[j]);
+    }
+    return out;
+}
+
+double exact(const kfm::offline::kernel_spec& kernel, const std::vector<float>& x, const std::vector<float>& y) {
+    if (x.size() != y.size()) throw std::invalid_argument("exact: vectors of different lengths");
+    const std::vector<double> xd(x.begin(), x.end()), yd(y.begin(), y.end());
+    return kfm::offline::exact_kernel(kernel, xd.data(), yd.data(), static_cast<unsigned>(x.size()));
+}
+
+}  // namespace kfm::test

@@ -1,0 +1,72 @@
+// Shared helpers for statistical tests of feature maps: build a map through the real file path
+// (build_map -> serialize -> kfm::open), confidence intervals, log-log slope fits, Gram errors and
+// deterministic test inputs.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "kfm/kfm.hpp"
+#include "kfm/offline.hpp"
+#include "offline/evaluate.hpp"
+
+namespace kfm::test {
+
+// A map opened from its serialised bytes; owns the (8-byte aligned) bytes the view points into.
+// Movable (the buffer does not move), not copyable.
+class opened_map {
+public:
+    explicit opened_map(const std::vector<std::uint8_t>& file_bytes);
+    opened_map(opened_map&&) noexcept = default;
+    opened_map& operator=(opened_map&&) noexcept = default;
+    opened_map(const opened_map&) = delete;
+    opened_map& operator=(const opened_map&) = delete;
+
+    const kfm::map_view& view() const { return view_; }
+    std::size_t file_bytes() const { return size_; }
+    unsigned input_dim() const { return view_.meta->input_dim; }
+    unsigned output_dim() const { return view_.meta->output_dim; }
+
+private:
+    std::vector<std::uint64_t> storage_;
+    std::size_t size_ = 0;
+    kfm::map_view view_{};
+};
+
+// build_map + serialize + open; throws std::runtime_error if open rejects the writer's own bytes.
+opened_map map_from_options(const kfm::offline::build_options& options);
+opened_map map_from_contents(const kfm::offline::map_contents& contents);
+
+// phi(x) for one vector; throws std::runtime_error on a non-ok status.
+std::vector<float> transform_one(const opened_map& map, const std::vector<float>& x);
+// kernel_estimate(phi(x), phi(y)).
+double estimate(const opened_map& map, const std::vector<float>& x, const std::vector<float>& y);
+
+// Mean and half-width of a two-sided 95% Student-t confidence interval for the mean.
+struct mean_ci {
+    double mean = 0.0;
+    double half_width = 0.0;
+    double stddev = 0.0;
+    bool contains(double value) const { return value >= mean - half_width && value <= mean + half_width; }
+};
+mean_ci mean_with_ci(const std::vector<double>& values);
+// Same, for a chosen two-sided confidence (e.g. 0.999 when many intervals are checked in one test).
+mean_ci mean_with_ci(const std::vector<double>& values, double confidence);
+
+// Least-squares slope of log(y) against log(x) (all values must be positive).
+double loglog_slope(const std::vector<double>& x, const std::vector<double>& y);
+
+// Relative Frobenius / max error of the map's Gram matrix on (x, y) against the exact kernel it records
+// (inputs normalised like the map does).
+kfm::offline::gram_errors gram_error(const opened_map& map, const std::vector<float>& x, std::size_t nx,
+                                     const std::vector<float>& y, std::size_t ny);
+
+// n x d row-major points, deterministic in seed: each row a Gaussian vector scaled to norm `radius`
+// times a factor uniform in [0.5, 1.5) (so norms vary), or exactly `radius` when fixed_norm is true.
+std::vector<float> random_points(std::size_t n, unsigned d, std::uint64_t seed, double radius,
+                                 bool fixed_norm = false);
+
+// Exact kernel between two float vectors of the map's input_dim (sphere kernels normalise).
+double exact(const kfm::offline::kernel_spec& kernel, const std::vector<float>& x, const std::vector<float>& y);
+
+}  // namespace kfm::test

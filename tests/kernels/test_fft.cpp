@@ -1,0 +1,151 @@
+// FFT: every ISA against a naive O(n^2) DFT in double for n = 2 .. 4096, spot bins at n = 65536, the
+// inverse round trip, in-place and out-of-place, unaligned pointers, and the twiddle table itself.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <complex>
+#include <string>
+#include <vector>
+
+#include "kernel_test_util.hpp"
+
+using kfm_test::available_tables;
+using kfm_test::test_rng;
+using kfm_test::unaligned_buffer;
+
+namespace {
+
+const double pi = 3.14159265358979323846;
+
+std::vector<float> twiddles(unsigned log2_n) {
+    std::vector<float> tw(kfm::detail::fft_twiddle_floats(log2_n));
+    kfm::detail::fft_make_twiddles(log2_n, tw.data());
+    return tw;
+}
+
+// Naive DFT in double (sign -1 forward, +1 inverse), exact angles from an index table.
+std::vector<std::complex<double>> naive_dft(const std::vector<float>& re, const std::vector<float>& im,
+                                            bool inverse) {
+    const std::size_t n = re.size();
+    std::vector<std::complex<double>> root(n), out(n);
+    for (std::size_t k = 0; k < n; ++k)
+        root[k] = std::polar(1.0, (inverse ? 2.0 : -2.0) * pi * double(k) / double(n));
+    for (std::size_t k = 0; k < n; ++k) {
+        std::complex<double> s = 0;
+        for (std::size_t j = 0; j < n; ++j) s += std::complex<double>(re[j], im[j]) * root[(j * k) % n];
+        out[k] = s;
+    }
+    return out;
+}
+
+// sqrt(sum |y - ref|^2 / sum |ref|^2)
+double relative_rms(const float* re, const float* im, const std::vector<std::complex<double>>& ref) {
+    double num = 0, den = 0;
+    for (std::size_t k = 0; k < ref.size(); ++k) {
+        num += std::norm(std::complex<double>(re[k], im[k]) - ref[k]);
+        den += std::norm(ref[k]);
+    }
+    return std::sqrt(num / den);
+}
+
+}  // namespace
+
+TEST_CASE("fft matches the naive DFT for n = 2 .. 4096, forward and inverse, in and out of place") {
+    test_rng rng(42);
+    for (unsigned log2_n = 1; log2_n <= 12; ++log2_n) {
+        const std::size_t n = std::size_t(1) << log2_n;
+        std::vector<float> re(n), im(n);
+        for (std::size_t i = 0; i < n; ++i) { re[i] = rng.uniform(-1, 1); im[i] = rng.uniform(-1, 1); }
+        const auto tw = twiddles(log2_n);
+        const double bound = 2e-7 * (log2_n + 2);  // float rounding grows like log2 n per stage
+        for (bool inverse : {false, true}) {
+            const auto ref = naive_dft(re, im, inverse);
+            for (const auto* t : available_tables()) {
+                const std::string isa_label = kfm_test::name(t->id);
+                CAPTURE(isa_label);
+                CAPTURE(n);
+                CAPTURE(inverse);
+                unaligned_buffer in_re(n), in_im(n), out_re(n), out_im(n);
+                for (std::size_t i = 0; i < n; ++i) { in_re[i] = re[i]; in_im[i] = im[i]; }
+                t->fft(in_re.data(), in_im.data(), out_re.data(), out_im.data(), log2_n, tw.data(), inverse);
+                CHECK(relative_rms(out_re.data(), out_im.data(), ref) < bound);
+                for (std::size_t i = 0; i < n; ++i) {  // out of place leaves the input alone
+                    REQUIRE(in_re[i] == re[i]);
+                    REQUIRE(in_im[i] == im[i]);
+                }
+                t->fft(in_re.data(), in_im.data(), in_re.data(), in_im.data(), log2_n, tw.data(), inverse);
+                CHECK(relative_rms(in_re.data(), in_im.data(), ref) < bound);
+            }
+        }
+    }
+}
+
+TEST_CASE("fft inverse undoes forward up to the factor n, n = 2 .. 65536") {
+    test_rng rng(7);
+    for (unsigned log2_n = 1; log2_n <= 16; ++log2_n) {
+        const std::size_t n = std::size_t(1) << log2_n;
+        const auto tw = twiddles(log2_n);
+        for (const auto* t : available_tables()) {
+            const std::string isa_label = kfm_test::name(t->id);
+                CAPTURE(isa_label);
+            CAPTURE(n);
+            std::vector<float> re(n), im(n), fr(n), fi(n);
+            for (std::size_t i = 0; i < n; ++i) { re[i] = rng.uniform(-1, 1); im[i] = rng.uniform(-1, 1); }
+            t->fft(re.data(), im.data(), fr.data(), fi.data(), log2_n, tw.data(), false);
+            t->fft(fr.data(), fi.data(), fr.data(), fi.data(), log2_n, tw.data(), true);
+            double worst = 0;
+            for (std::size_t i = 0; i < n; ++i)
+                worst = std::max(worst, std::max(std::abs(fr[i] / double(n) - re[i]), std::abs(fi[i] / double(n) - im[i])));
+            CHECK(worst < 1e-6 * (log2_n + 2));
+        }
+    }
+}
+
+TEST_CASE("fft at n = 65536: spot bins against the direct sum") {
+    const unsigned log2_n = 16;
+    const std::size_t n = std::size_t(1) << log2_n;
+    test_rng rng(99);
+    std::vector<float> re(n), im(n);
+    for (std::size_t i = 0; i < n; ++i) { re[i] = rng.uniform(-1, 1); im[i] = rng.uniform(-1, 1); }
+    const auto tw = twiddles(log2_n);
+    const std::size_t bins[] = {0, 1, 2, 3, 1000, 32767, 32768, 40000, 65535};
+    for (const auto* t : available_tables()) {
+        const std::string isa_label = kfm_test::name(t->id);
+                CAPTURE(isa_label);
+        std::vector<float> fr(n), fi(n);
+        t->fft(re.data(), im.data(), fr.data(), fi.data(), log2_n, tw.data(), false);
+        for (std::size_t k : bins) {
+            std::complex<double> s = 0;
+            for (std::size_t j = 0; j < n; ++j)
+                s += std::complex<double>(re[j], im[j]) * std::polar(1.0, -2.0 * pi * double((j * k) % n) / double(n));
+            CAPTURE(k);
+            // each bin is a sum of n unit-scale terms: |error| ~ eps * sqrt(n) * log2 n
+            CHECK(std::abs(std::complex<double>(fr[k], fi[k]) - s) < 1e-6 * std::sqrt(double(n)) * log2_n);
+        }
+    }
+}
+
+TEST_CASE("fft in place on only one of re / im") {
+    const unsigned log2_n = 6;
+    const std::size_t n = 64;
+    test_rng rng(3);
+    std::vector<float> re(n), im(n);
+    for (std::size_t i = 0; i < n; ++i) { re[i] = rng.uniform(-1, 1); im[i] = rng.uniform(-1, 1); }
+    const auto tw = twiddles(log2_n);
+    const auto ref = naive_dft(re, im, false);
+    for (const auto* t : available_tables()) {
+        std::vector<float> r = re, out_im(n);
+        t->fft(r.data(), im.data(), r.data(), out_im.data(), log2_n, tw.data(), false);
+        CHECK(relative_rms(r.data(), out_im.data(), ref) < 2e-6);
+    }
+}
+
+TEST_CASE("fft twiddle table: size and a few exact entries") {
+    for (unsigned log2_n = 1; log2_n <= 16; ++log2_n)
+        CHECK(kfm::detail::fft_twiddle_floats(log2_n) == 128 + 2 * ((std::size_t(1) << log2_n) - 1));
+    const auto tw = twiddles(3);
+    CHECK(tw[128] == 1.0f);          // stage h = 1: w_0 = 1
+    CHECK(tw[129] == 0.0f);
+    CHECK(tw[130] == 1.0f);          // stage h = 2: re {1, ~0}, im {0, -1}
+    CHECK(tw[133] == -1.0f);
+}

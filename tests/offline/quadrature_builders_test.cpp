@@ -1,0 +1,243 @@
+// Offline maths of the quadrature family: simplex geometry, butterfly orthogonality and the uniformity of
+// its points, Halton points, and the quadrature / sorf / qmc builders' layouts and option checks.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#include "kfm/offline.hpp"
+#include "offline/butterfly_angles.hpp"
+#include "offline/halton.hpp"
+#include "offline/random.hpp"
+#include "offline/simplex.hpp"
+
+using namespace kfm;
+using namespace kfm::offline;
+
+namespace {
+
+const section* find_section(const map_contents& m, std::uint32_t tag) {
+    for (const auto& s : m.sections)
+        if (s.tag == tag) return &s;
+    return nullptr;
+}
+
+std::vector<float> f32_values(const section& s) {
+    std::vector<float> v(s.count);
+    std::memcpy(v.data(), s.bytes.data(), v.size() * sizeof(float));
+    return v;
+}
+
+build_options quadrature_options(unsigned d, unsigned features, format::kernel kind, unsigned order = 0) {
+    build_options o;
+    o.method = format::method::quadrature;
+    o.input_dim = d;
+    o.features = features;
+    o.kernel.kind = kind;
+    o.kernel.order = order;
+    o.kernel.sigma = 1.5;
+    o.seed = 7;
+    return o;
+}
+
+}  // namespace
+
+TEST_CASE("simplex vertices are unit vectors with pairwise dot -1/d, and V^T y matches the matrix") {
+    for (unsigned d : {1u, 2u, 3u, 13u, 64u}) {
+        const auto v = simplex_matrix(d);
+        for (unsigned a = 0; a <= d; ++a)
+            for (unsigned b = 0; b <= d; ++b) {
+                double dot = 0.0;
+                for (unsigned i = 0; i < d; ++i) dot += v[i * (d + 1) + a] * v[i * (d + 1) + b];
+                CHECK(dot == doctest::Approx(a == b ? 1.0 : -1.0 / d).epsilon(1e-12));
+            }
+        std::vector<double> y(d), t(d + 1);
+        for (unsigned i = 0; i < d; ++i) y[i] = std::sin(1.0 + i);
+        simplex_project(y.data(), d, t.data());
+        for (unsigned j = 0; j <= d; ++j) {
+            double ref = 0.0;
+            for (unsigned i = 0; i < d; ++i) ref += v[i * (d + 1) + j] * y[i];
+            CHECK(t[j] == doctest::Approx(ref).epsilon(1e-12));
+        }
+    }
+}
+
+TEST_CASE("butterfly Q is orthogonal and the transpose inverts the network, d power of two or not") {
+    for (unsigned d : {1u, 2u, 3u, 5u, 8u, 13u, 16u, 22u, 30u, 33u, 64u, 784u}) {
+        rng r(derive(11, d));
+        const auto cs = butterfly_cos_sin(d, r);
+        const auto perm = random_permutation(d, r);
+        const std::size_t d2 = std::size_t(1) << butterfly_log2_size(d);
+        REQUIRE(cs.size() == 2 * (d2 - 1));
+        const auto q = butterfly_dense_q(d, cs.data(), perm.data(), butterfly_repeats);
+        double worst = 0.0;
+        for (unsigned a = 0; a < d; ++a)
+            for (unsigned b = a; b < d; ++b) {
+                double dot = 0.0;
+                for (unsigned i = 0; i < d; ++i) dot += q[std::size_t(a) * d + i] * q[std::size_t(b) * d + i];
+                worst = std::max(worst, std::fabs(dot - (a == b ? 1.0 : 0.0)));
+            }
+        CHECK(worst < 1e-6);  // the stored float (cos, sin) pairs have unit norm to float rounding
+        std::vector<double> x(d), y(d);
+        for (unsigned i = 0; i < d; ++i) x[i] = y[i] = std::cos(0.3 * i + 0.1);
+        butterfly_apply_reference(y.data(), d, cs.data(), perm.data(), butterfly_repeats, false);
+        butterfly_apply_reference(y.data(), d, cs.data(), perm.data(), butterfly_repeats, true);
+        // Exact up to the float rounding of the stored (cos, sin) pairs.
+        double diff = 0.0;
+        for (unsigned i = 0; i < d; ++i) diff = std::max(diff, std::fabs(y[i] - x[i]));
+        CHECK(diff < 1e-6);
+    }
+}
+
+TEST_CASE("butterfly points Q v are uniform on the sphere in their low moments (as Haar would give)") {
+    // For u uniform on S^{d-1}: E[u_i] = 0 and E[u_i^2] = 1/d. Check one coordinate of Q v_0 over seeds,
+    // for d not a power of two (pass-through pairs) and a power of two.
+    for (unsigned d : {13u, 16u}) {
+        const unsigned seeds = 4000;
+        double sum = 0.0, sum2 = 0.0, sum4 = 0.0;
+        const auto v = simplex_matrix(d);
+        for (unsigned s = 0; s < seeds; ++s) {
+            rng r(derive(99, s));
+            const auto cs = butterfly_cos_sin(d, r);
+            const auto perm = random_permutation(d, r);
+            // (Q v_0)_c = sum_i Q[c][i] v_0[i] = (M^T v_0)_c: apply the transposed network to v_0.
+            std::vector<double> p(d);
+            for (unsigned i = 0; i < d; ++i) p[i] = v[i * (d + 1)];
+            butterfly_apply_reference(p.data(), d, cs.data(), perm.data(), butterfly_repeats, true);
+            const double u = p[s % d];
+            sum += u;
+            sum2 += u * u;
+            sum4 += u * u * u * u;
+        }
+        const double mean = sum / seeds, m2 = sum2 / seeds;
+        const double var2 = sum4 / seeds - m2 * m2;
+        CHECK(std::fabs(mean) < 4.0 * std::sqrt(m2 / seeds));
+        CHECK(std::fabs(m2 - 1.0 / d) < 4.0 * std::sqrt(var2 / seeds));
+    }
+}
+
+TEST_CASE("random permutations are permutations and depend on the seed") {
+    rng a(5), b(6);
+    const auto p = random_permutation(100, a), q = random_permutation(100, b);
+    std::vector<int> seen(100, 0);
+    for (auto i : p) seen.at(i)++;
+    for (int c : seen) CHECK(c == 1);
+    CHECK(p != q);
+}
+
+TEST_CASE("Halton radical inverse and primes") {
+    CHECK(first_primes(6) == std::vector<std::uint32_t>{2, 3, 5, 7, 11, 13});
+    CHECK(first_primes(1000).back() == 7919u);
+    CHECK(radical_inverse(1, 2) == 0.5);
+    CHECK(radical_inverse(6, 2) == 0.375);  // 110b -> 0.011b
+    CHECK(radical_inverse(5, 3) == doctest::Approx(2.0 / 3 + 1.0 / 9));  // 12 in base 3 -> 0.21
+    const auto primes = first_primes(3);
+    const double shift[3] = {0.75, 0.0, 0.5};
+    double out[3];
+    shifted_halton_point(1, primes, shift, out);
+    CHECK(out[0] == 0.25);
+    CHECK(out[1] == doctest::Approx(1.0 / 3));
+    CHECK(out[2] == doctest::Approx(0.7));
+}
+
+TEST_CASE("quadrature builder: whole rules, radii, weights, a0 constant with its signature") {
+    const unsigned d = 13;
+    // Gaussian n = 1 is two rules: 2 * 2 * (d+1) outputs plus the constant.
+    auto m = build_map(quadrature_options(d, 4 * (d + 1), format::kernel::gaussian));
+    CHECK(m.meta.block_count == 2);
+    CHECK(m.meta.projection_dim == 2 * (d + 1));
+    CHECK(m.meta.output_dim == 4 * (d + 1) + 1);
+    CHECK(m.meta.block_size == 16);
+    CHECK(m.meta.repeats == 3);
+    const auto scales = f32_values(*find_section(m, format::tag::scales));
+    const auto weights = f32_values(*find_section(m, format::tag::weights));
+    const auto constants = f32_values(*find_section(m, format::tag::constants));
+    REQUIRE(scales.size() == 2 * (d + 1));
+    double mean_w2 = 0.0;
+    const double points = double(scales.size());
+    for (std::size_t j = 0; j < scales.size(); ++j) {
+        const double rho = scales[j] * 1.5;  // scale = rho / sigma
+        CHECK(weights[j] == doctest::Approx(std::sqrt(double(d)) / rho / std::sqrt(points)).epsilon(1e-5));
+        mean_w2 += double(weights[j]) * weights[j];  // already divided by points
+    }
+    const double a0 = 1.0 - mean_w2;
+    REQUIRE(constants.size() == 1);
+    CHECK(double(constants[0]) * constants[0] == doctest::Approx(std::fabs(a0)).epsilon(1e-4));
+    CHECK(m.meta.negative_dim == (a0 < 0 ? 1u : 0u));
+
+    // Rounds to the nearest whole rule; never zero rules.
+    CHECK(build_map(quadrature_options(d, 1, format::kernel::gaussian)).meta.block_count == 1);
+    CHECK(build_map(quadrature_options(d, 5 * 2 * (d + 1) + 3, format::kernel::gaussian)).meta.block_count == 5);
+
+    // Arccos: reflected outputs, a constant only for order 0 (f(0)^2 = 1/4 term), none for orders 1, 2.
+    auto a0map = build_map(quadrature_options(d, 2 * (d + 1), format::kernel::arccos, 0));
+    CHECK(a0map.meta.output_dim == 2 * (d + 1) + 1);
+    auto a1map = build_map(quadrature_options(d, 2 * (d + 1), format::kernel::arccos, 1));
+    CHECK(a1map.meta.output_dim == 2 * (d + 1));
+    CHECK(find_section(a1map, format::tag::constants) == nullptr);
+}
+
+TEST_CASE("the radius-resampling option gives a0 >= 0 in every rule") {
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+        auto o = quadrature_options(5, 2 * 6 * 3, format::kernel::gaussian);
+        o.resample_radii = true;
+        o.seed = seed;
+        const auto m = build_map(o);
+        CHECK(m.meta.negative_dim == 0);
+        CHECK(m.meta.method_flags == 1u);
+    }
+}
+
+TEST_CASE("quadrature-family builders are deterministic and reject impossible options") {
+    for (auto method : {format::method::quadrature, format::method::sorf, format::method::qmc}) {
+        build_options o = quadrature_options(10, 64, format::kernel::gaussian);
+        o.method = method;
+        CHECK(serialize(build_map(o)) == serialize(build_map(o)));
+        auto other = o;
+        other.seed = 8;
+        CHECK(serialize(build_map(o)) != serialize(build_map(other)));
+        auto bad = o;
+        bad.input_dim = 0;
+        CHECK_THROWS_AS(build_map(bad), std::invalid_argument);
+        bad = o;
+        bad.features = 0;
+        CHECK_THROWS_AS(build_map(bad), std::invalid_argument);
+        bad = o;
+        bad.kernel.sigma = -1.0;
+        CHECK_THROWS_AS(build_map(bad), std::invalid_argument);
+        bad = o;
+        bad.kernel.kind = format::kernel::arccos;
+        bad.kernel.order = 3;
+        CHECK_THROWS_AS(build_map(bad), std::invalid_argument);
+        bad = o;
+        bad.kernel.kind = format::kernel::polynomial_sphere;
+        CHECK_THROWS_AS(build_map(bad), std::invalid_argument);
+    }
+}
+
+TEST_CASE("sorf and qmc layouts") {
+    build_options o = quadrature_options(13, 100, format::kernel::gaussian);
+    o.method = format::method::sorf;
+    const auto s = build_map(o);
+    CHECK(s.meta.work_dim == 16);
+    CHECK(s.meta.projection_dim == 50);
+    CHECK(s.meta.block_count == 4);
+    CHECK(s.meta.output_dim == 100);
+    CHECK(find_section(s, format::tag::signs)->count == 4 * 3 * 16);
+
+    o.method = format::method::qmc;
+    const auto q = build_map(o);
+    CHECK(q.meta.projection == std::uint32_t(format::projection::dense));
+    const auto w = f32_values(*find_section(q, format::tag::dense));
+    REQUIRE(w.size() == 50 * 13);
+    // Each coordinate runs over shifted van der Corput points: 50 quantiles of distinct uniforms, mean
+    // near 0 and second moment near sigma^-2.
+    double sum = 0.0, sum2 = 0.0;
+    for (unsigned j = 0; j < 50; ++j) {
+        sum += w[j * 13] * 1.5;
+        sum2 += double(w[j * 13]) * w[j * 13] * 2.25;
+    }
+    CHECK(std::fabs(sum / 50) < 0.2);
+    CHECK(sum2 / 50 == doctest::Approx(1.0).epsilon(0.3));
+}

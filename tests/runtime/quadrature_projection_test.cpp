@@ -1,0 +1,280 @@
+// The structured projections of the quadrature family against dense double-precision references, on
+// every ISA this host runs: butterfly_simplex (t = (Q_k v_j).x, transform = w cos/sin(rho/sigma t)),
+// hadamard (H D1 H D2 H D3 blocks), butterfly_blocks (stacked M_k x), and their open-time checks.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "common/test_maps.hpp"
+#include "kernels/kernel_table.hpp"
+#include "kfm/offline.hpp"
+#include "offline/butterfly_angles.hpp"
+#include "offline/random.hpp"
+#include "offline/simplex.hpp"
+#include "runtime/projection.hpp"
+
+using namespace kfm;
+
+namespace {
+
+const isa all_isas[] = {isa::scalar, isa::avx2, isa::avx512, isa::neon64, isa::neon32};
+
+template <class T>
+std::vector<T> values_of(const offline::map_contents& m, std::uint32_t tag) {
+    for (const auto& s : m.sections)
+        if (s.tag == tag) {
+            std::vector<T> v(s.count);
+            std::memcpy(v.data(), s.bytes.data(), v.size() * sizeof(T));
+            return v;
+        }
+    return {};
+}
+
+std::vector<bool> bits_of(const offline::map_contents& m, std::uint32_t tag) {
+    for (const auto& s : m.sections)
+        if (s.tag == tag) {
+            std::vector<bool> v(s.count);
+            for (std::size_t i = 0; i < v.size(); ++i) v[i] = (s.bytes[i / 8] >> (i % 8)) & 1u;
+            return v;
+        }
+    return {};
+}
+
+// Runs only the projection stage of an opened map on x (already work_dim long).
+std::vector<float> project(const map_view& v, const std::vector<float>& x) {
+    const auto* ops = detail::projection_ops_for(v.meta->projection);
+    REQUIRE(ops != nullptr);
+    std::vector<float> t(v.meta->projection_dim), scratch(ops->scratch_floats(*v.meta) + 16);
+    auto* aligned = reinterpret_cast<float*>((reinterpret_cast<std::uintptr_t>(scratch.data()) + 63) & ~std::uintptr_t(63));
+    ops->apply(v, x.data(), t.data(), aligned);
+    return t;
+}
+
+offline::build_options options(format::method method, unsigned d, unsigned features) {
+    offline::build_options o;
+    o.method = method;
+    o.input_dim = d;
+    o.features = features;
+    o.kernel.kind = format::kernel::gaussian;
+    o.kernel.sigma = std::sqrt(d / 2.0);
+    o.seed = 17 + d;
+    return o;
+}
+
+// Largest |a - b| relative to the largest |b| (at least 1).
+double max_rel_diff(const std::vector<float>& a, const std::vector<double>& b) {
+    double diff = 0.0, scale = 1.0;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        diff = std::max(diff, std::fabs(double(a[i]) - b[i]));
+        scale = std::max(scale, std::fabs(b[i]));
+    }
+    return diff / scale;
+}
+
+}  // namespace
+
+TEST_CASE("butterfly_simplex: the fast path equals the dense rho * Q V reference on every ISA") {
+    for (unsigned d : {1u, 2u, 3u, 8u, 13u, 16u, 22u, 30u, 64u, 784u, 1024u}) {
+        const auto contents = offline::build_map(options(format::method::quadrature, d, 4 * (d + 1)));
+        const auto cs = values_of<float>(contents, format::tag::butterfly);
+        const auto perm = values_of<std::uint32_t>(contents, format::tag::permutation);
+        const auto scales = values_of<float>(contents, format::tag::scales);
+        const auto weights = values_of<float>(contents, format::tag::weights);
+        const unsigned rules = contents.meta.block_count;
+        const std::size_t cs_stride = 2 * (contents.meta.block_size - 1);
+        const auto v = offline::simplex_matrix(d);
+        const auto x = test::file_buffer(offline::serialize(contents));
+        const auto in = test::test_vector(d, 5);
+
+        // Dense reference: point (k, j) = Q_k v_j, t = point . x; features w cos(s t), w sin(s t).
+        std::vector<double> t_ref(std::size_t(rules) * (d + 1));
+        for (unsigned k = 0; k < rules; ++k) {
+            const auto q = offline::butterfly_dense_q(d, cs.data() + k * cs_stride, perm.data() + std::size_t(k) * d,
+                                                      offline::butterfly_repeats);
+            // (Q V)^T x = V^T (Q^T x), both dense products.
+            std::vector<double> qtx(d, 0.0);
+            for (unsigned r = 0; r < d; ++r)
+                for (unsigned c = 0; c < d; ++c) qtx[c] += q[std::size_t(r) * d + c] * in[r];
+            for (unsigned j = 0; j <= d; ++j) {
+                double dot = 0.0;
+                for (unsigned c = 0; c < d; ++c) dot += v[std::size_t(c) * (d + 1) + j] * qtx[c];
+                t_ref[std::size_t(k) * (d + 1) + j] = dot;
+            }
+        }
+        const std::size_t p = t_ref.size();
+        std::vector<double> phi_ref(contents.meta.output_dim);
+        for (std::size_t j = 0; j < p; ++j) {
+            phi_ref[j] = weights[j] * std::cos(double(scales[j]) * t_ref[j]);
+            phi_ref[p + j] = weights[j] * std::sin(double(scales[j]) * t_ref[j]);
+        }
+        phi_ref[2 * p] = values_of<float>(contents, format::tag::constants).at(0);
+
+        for (isa i : all_isas) {
+            if (!isa_available(i)) continue;
+            CAPTURE(d);
+            CAPTURE(std::string(isa_name(i)));
+            const map_view view = test::open_or_fail(x, i);
+            CHECK(max_rel_diff(project(view, in), t_ref) < 2e-5);
+            std::vector<float> phi(view.meta->output_dim);
+            std::vector<std::uint8_t> ws(workspace_bytes(view));
+            REQUIRE(transform(view, in.data(), d, phi.data(), phi.size(), ws.data(), ws.size()) == status::ok);
+            CHECK(max_rel_diff(phi, phi_ref) < 2e-5);
+        }
+    }
+}
+
+TEST_CASE("butterfly_simplex: the runtime network is orthogonal (Q^T Q = I) and the simplex a tight frame") {
+    for (unsigned d : {5u, 13u, 22u, 30u, 32u}) {
+        const auto contents = offline::build_map(options(format::method::quadrature, d, 2 * (d + 1)));
+        const auto x = test::file_buffer(offline::serialize(contents));
+        for (isa i : all_isas) {
+            if (!isa_available(i)) continue;
+            CAPTURE(d);
+            const map_view view = test::open_or_fail(x, i);
+            // Columns of M from unit vectors through the kernel, then M^T M = I.
+            std::vector<float> m(std::size_t(d) * d), scratch(d);
+            for (unsigned c = 0; c < d; ++c) {
+                float* col = m.data() + std::size_t(c) * d;
+                col[c] = 1.0f;
+                view.kernels->butterfly(col, d, offline::butterfly_log2_size(d), view.butterfly, view.permutation, view.meta->repeats, false,
+                                        scratch.data());
+            }
+            double worst = 0.0;
+            for (unsigned a = 0; a < d; ++a)
+                for (unsigned b = 0; b < d; ++b) {
+                    double dot = 0.0;
+                    for (unsigned r = 0; r < d; ++r) dot += double(m[a * d + r]) * m[b * d + r];
+                    worst = std::max(worst, std::fabs(dot - (a == b ? 1.0 : 0.0)));
+                }
+            CHECK(worst < 1e-5);
+            // sum_j t_j^2 = (d+1)/d |x|^2 for the simplex frame of an orthogonal image of x.
+            const auto in = test::test_vector(d, 9);
+            const auto t = project(view, in);
+            double tt = 0.0, xx = 0.0;
+            for (unsigned j = 0; j <= d; ++j) tt += double(t[j]) * t[j];
+            for (float e : in) xx += double(e) * e;
+            CHECK(tt == doctest::Approx(xx * (d + 1) / d).epsilon(1e-5));
+        }
+    }
+}
+
+TEST_CASE("hadamard: SORF blocks equal the dense H D1 H D2 H D3 matrix, truncated") {
+    for (unsigned d : {1u, 3u, 13u, 16u, 100u, 784u}) {
+        const auto contents = offline::build_map(options(format::method::sorf, d, 2 * (2 * d + 3)));
+        const std::uint32_t d2 = contents.meta.block_size, p = contents.meta.projection_dim;
+        const auto signs = bits_of(contents, format::tag::signs);
+        const std::uint32_t stride = format::hadamard_sign_stride(d2);
+        auto in = test::test_vector(d, 3);
+        in.resize(d2, 0.0f);  // the runtime pads x to d2 before projecting
+        std::vector<double> t_ref;
+        for (std::uint32_t b = 0; b < contents.meta.block_count; ++b) {
+            std::vector<double> y(in.begin(), in.end());
+            for (unsigned stage = 0; stage < 3; ++stage) {
+                std::vector<double> z(d2, 0.0);
+                for (std::uint32_t r = 0; r < d2; ++r)
+                    for (std::uint32_t c = 0; c < d2; ++c) {
+                        const double h = (__builtin_popcount(r & c) % 2 ? -1.0 : 1.0) / std::sqrt(double(d2));
+                        const double s = signs[(std::size_t(b) * 3 + stage) * stride + c] ? -1.0 : 1.0;
+                        z[r] += h * s * y[c];
+                    }
+                y = z;
+            }
+            t_ref.insert(t_ref.end(), y.begin(), y.end());
+        }
+        t_ref.resize(p);
+        const auto x = test::file_buffer(offline::serialize(contents));
+        for (isa i : all_isas) {
+            if (!isa_available(i)) continue;
+            CAPTURE(d);
+            CAPTURE(std::string(isa_name(i)));
+            const map_view view = test::open_or_fail(x, i);
+            CHECK(max_rel_diff(project(view, in), t_ref) < 1e-5);
+        }
+    }
+}
+
+TEST_CASE("butterfly_blocks: stacked M_k x, truncated, equals the dense Q_k^T reference") {
+    const unsigned d = 22, blocks = 3, p = 2 * d + 5;
+    offline::rng r(123);
+    std::vector<float> cs;
+    std::vector<std::uint32_t> perm;
+    for (unsigned k = 0; k < blocks; ++k) {
+        const auto c = offline::butterfly_cos_sin(d, r);
+        const auto q = offline::random_permutation(d, r);
+        cs.insert(cs.end(), c.begin(), c.end());
+        perm.insert(perm.end(), q.begin(), q.end());
+    }
+    offline::map_contents m;
+    m.meta.method = std::uint32_t(format::method::gorf);
+    m.meta.kernel = std::uint32_t(format::kernel::gaussian);
+    m.meta.projection = std::uint32_t(format::projection::butterfly_blocks);
+    m.meta.input_dim = m.meta.work_dim = d;
+    m.meta.projection_dim = m.meta.output_dim = p;
+    m.meta.output_convention = std::uint32_t(format::output_convention::real);
+    m.meta.block_count = blocks;
+    m.meta.block_size = 32;
+    m.meta.repeats = offline::butterfly_repeats;
+    m.meta.kernel_sigma = 1.0;
+    format::feature_segment seg{};
+    seg.nonlinearity = std::uint32_t(format::nonlinearity::identity);
+    seg.proj_count = seg.arg_count = p;
+    seg.scale_index = seg.weight_index = seg.phase_index = seg.group_index = format::no_index;
+    seg.scale = seg.weight = 1.0f;
+    m.sections.push_back(offline::make_segments_section({seg}));
+    m.sections.push_back(offline::make_f32_section(format::tag::butterfly, cs));
+    m.sections.push_back(offline::make_u32_section(format::tag::permutation, perm));
+
+    const auto in = test::test_vector(d, 4);
+    std::vector<double> t_ref;
+    for (unsigned k = 0; k < blocks; ++k) {
+        const auto q = offline::butterfly_dense_q(d, cs.data() + k * 62, perm.data() + k * d, offline::butterfly_repeats);
+        for (unsigned i = 0; i < d; ++i) {
+            double dot = 0.0;  // (M x)_i = sum_j M[i][j] x_j = sum_j Q[j][i] x_j
+            for (unsigned j = 0; j < d; ++j) dot += q[std::size_t(j) * d + i] * in[j];
+            t_ref.push_back(dot);
+        }
+    }
+    t_ref.resize(p);
+    const auto x = test::file_buffer(offline::serialize(m));
+    for (isa i : all_isas) {
+        if (!isa_available(i)) continue;
+        const map_view view = test::open_or_fail(x, i);
+        CHECK(max_rel_diff(project(view, in), t_ref) < 1e-5);
+    }
+}
+
+TEST_CASE("open rejects bad butterfly, permutation and sign sections") {
+    const auto good = offline::build_map(options(format::method::quadrature, 13, 4 * 14));
+    auto edit = [&](std::uint32_t tag, auto change) {
+        auto m = good;
+        for (auto& s : m.sections)
+            if (s.tag == tag) change(s);
+        const test::file_buffer b(offline::serialize(m));
+        map_view v;
+        return open(b.data(), b.size(), &v, isa::scalar);
+    };
+    CHECK(edit(format::tag::permutation, [](offline::section& s) {
+              const std::uint32_t bad = 13;
+              std::memcpy(s.bytes.data() + 8, &bad, 4);
+          }) == status::index_out_of_range);
+    CHECK(edit(format::tag::butterfly, [](offline::section& s) {
+              const float bad = NAN;
+              std::memcpy(s.bytes.data() + 4, &bad, 4);
+          }) == status::bad_parameter_value);
+    CHECK(edit(format::tag::butterfly, [](offline::section& s) {
+              s.bytes.resize(s.bytes.size() - 8);
+              s.count -= 2;
+          }) == status::bad_section_size);
+    CHECK(edit(format::tag::permutation, [](offline::section& s) {
+              s.bytes.clear();
+              s.count = 0;
+          }) != status::ok);
+
+    auto sorf = offline::build_map(options(format::method::sorf, 13, 64));
+    sorf.meta.repeats = 2;
+    const test::file_buffer b(offline::serialize(sorf));
+    map_view v;
+    CHECK(open(b.data(), b.size(), &v, isa::scalar) == status::bad_meta);
+}

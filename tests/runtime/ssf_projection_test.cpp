@@ -1,0 +1,190 @@
+// SSF projection: the FFT path equals the dense matrix V built explicitly from the index set and the
+// signs (p_i = v_i . (s x), |v_i| = 1) on every ISA, for odd d, small and large n and a truncated last
+// block; the fused feature stage on top; and open() rejecting a corrupted index set.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <numbers>
+#include <vector>
+
+#include "common/test_maps.hpp"
+#include "kernels/kernel_table.hpp"
+#include "offline/builders.hpp"
+#include "runtime/projection.hpp"
+
+namespace fmt = kfm::format;
+using kfm::isa;
+using kfm::status;
+using namespace kfm::test;
+
+namespace {
+
+const kfm::offline::section& find_section(const kfm::offline::map_contents& map, std::uint32_t tag) {
+    for (const auto& s : map.sections)
+        if (s.tag == tag) return s;
+    FAIL("section missing");
+    return map.sections.front();
+}
+
+std::uint32_t section_index(const std::vector<std::uint8_t>& bytes, std::uint32_t tag) {
+    fmt::file_header h;
+    std::memcpy(&h, bytes.data(), sizeof h);
+    for (std::uint32_t i = 0; i < h.section_count; ++i)
+        if (section_at(bytes, i).tag == tag) return i;
+    FAIL("section missing");
+    return 0;
+}
+
+// The dense V (projection_dim x work_dim), row-major, in double: the Re row j of block b is
+// m^{-1/2} [s_l cos th_jl ; s_{m+l} sin th_jl], the Im row m^{-1/2} [-s_l sin th_jl ; s_{m+l} cos th_jl],
+// th_jl = 2 pi j Lambda_l / n (the FFT's exp(-i th) convention).
+std::vector<double> dense_v(const kfm::offline::map_contents& map) {
+    const auto& meta = map.meta;
+    const std::uint32_t n = meta.block_size, w = meta.work_dim, m = w / 2;
+    std::vector<std::uint32_t> lambda(m);
+    std::memcpy(lambda.data(), find_section(map, fmt::tag::indices).bytes.data(), 4 * m);
+    const auto& bits = find_section(map, fmt::tag::signs).bytes;
+    auto sign = [&](std::size_t i) { return ((bits[i >> 3] >> (i & 7)) & 1) ? -1.0 : 1.0; };
+    std::vector<double> v(std::size_t(meta.projection_dim) * w, 0.0);
+    const double norm = 1.0 / std::sqrt(double(m));
+    for (std::uint32_t row = 0; row < meta.projection_dim; ++row) {
+        const std::uint32_t b = row / (2 * n), r = row % (2 * n), j = r % n;
+        const bool imaginary = r >= n;
+        for (std::uint32_t l = 0; l < m; ++l) {
+            const double th = 2.0 * std::numbers::pi * double((std::uint64_t(j) * lambda[l]) % n) / n;
+            const double s_re = sign(std::size_t(b) * w + l), s_im = sign(std::size_t(b) * w + m + l);
+            v[std::size_t(row) * w + l] = norm * s_re * (imaginary ? -std::sin(th) : std::cos(th));
+            v[std::size_t(row) * w + m + l] = norm * s_im * (imaginary ? std::cos(th) : std::sin(th));
+        }
+    }
+    return v;
+}
+
+kfm::offline::map_contents build(unsigned d, unsigned features, unsigned fft_size, fmt::kernel kernel,
+                                 unsigned order = 1, unsigned radial = 1) {
+    kfm::offline::build_options o;
+    o.method = fmt::method::ssf;
+    o.kernel.kind = kernel;
+    o.kernel.order = order;
+    o.kernel.sigma = 1.5;
+    o.input_dim = d;
+    o.features = features;
+    o.fft_size = fft_size;
+    o.radial_points = radial;
+    o.sweeps = 1;  // the optimiser is tested elsewhere; keep qemu runs short
+    o.seed = 17 + d;
+    return kfm::offline::build_map(o);
+}
+
+void check_projection_against_dense(const kfm::offline::map_contents& map) {
+    const auto& meta = map.meta;
+    const auto v = dense_v(map);
+    for (std::uint32_t row = 0; row < meta.projection_dim; ++row) {
+        double sq = 0.0;
+        for (std::uint32_t c = 0; c < meta.work_dim; ++c) sq += v[std::size_t(row) * meta.work_dim + c] * v[std::size_t(row) * meta.work_dim + c];
+        REQUIRE(sq == doctest::Approx(1.0).epsilon(1e-12));
+    }
+    const file_buffer buffer(kfm::offline::serialize(map));
+    const auto* ops = kfm::detail::projection_ops_for(meta.projection);
+    REQUIRE(ops != nullptr);
+    for (isa i : {isa::scalar, isa::avx2, isa::avx512, isa::neon64, isa::neon32}) {
+        if (!kfm::isa_available(i)) continue;
+        const kfm::map_view view = open_or_fail(buffer, i);
+        std::vector<float> scratch(ops->scratch_floats(meta) + 16), t(meta.projection_dim, -9.0f);
+        for (std::uint64_t seed = 1; seed <= 2; ++seed) {
+            std::vector<float> x = test_vector(meta.input_dim, seed);
+            x.resize(meta.work_dim, 0.0f);  // the pipeline's zero padding
+            double x_norm = 0.0;
+            for (float e : x) x_norm += double(e) * e;
+            x_norm = std::sqrt(x_norm);
+            ops->apply(view, x.data(), t.data(), scratch.data());
+            // Float FFT rounding grows like log2(n) times |x|.
+            const double tol = 2e-6 * x_norm * (std::log2(double(meta.block_size)) + 1.0);
+            for (std::uint32_t row = 0; row < meta.projection_dim; ++row) {
+                double want = 0.0;
+                for (std::uint32_t c = 0; c < meta.work_dim; ++c) want += v[std::size_t(row) * meta.work_dim + c] * x[c];
+                INFO("isa " << kfm::isa_name(i) << " d " << meta.input_dim << " n " << meta.block_size << " row " << row);
+                REQUIRE(std::abs(double(t[row]) - want) <= tol);
+            }
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("ssf projection equals the dense V: odd d, small n") {
+    // d = 7 pads to 8, m = 4, n = 8: 29 points = one full block of 16 and a truncated one.
+    const auto map = build(7, 58, 0, fmt::kernel::gaussian);
+    CHECK(map.meta.work_dim == 8);
+    CHECK(map.meta.block_size == 8);
+    CHECK(map.meta.block_count == 2);
+    check_projection_against_dense(map);
+}
+
+TEST_CASE("ssf projection equals the dense V: large n, several blocks") {
+    // d = 101 pads to 102, m = 51 frequencies out of n = 1024; 2148 points over 2 blocks.
+    check_projection_against_dense(build(101, 2 * 2148, 1024, fmt::kernel::arccos, 1));
+    // d = 784 (MNIST size), default n = 512, 1500 points: 2 blocks, the second truncated.
+    check_projection_against_dense(build(784, 3000, 0, fmt::kernel::arccos, 0));
+}
+
+TEST_CASE("ssf transform: the feature stage on top of the projection (midpoint, 2 radial points)") {
+    const auto map = build(9, 2 * 2 * 40, 0, fmt::kernel::gaussian, 1, 2);
+    REQUIRE(map.meta.output_dim == 160);
+    const file_buffer buffer(kfm::offline::serialize(map));
+    const kfm::map_view view = open_or_fail(buffer, isa::scalar);
+    std::vector<float> ws(kfm::workspace_bytes(view) / 4 + 1), out(map.meta.output_dim);
+    const auto x = test_vector(9, 3);
+    REQUIRE(kfm::transform(view, x.data(), x.size(), out.data(), out.size(), ws.data(), ws.size() * 4) == status::ok);
+    const auto v = dense_v(map);
+    const std::uint32_t p = map.meta.projection_dim, w = map.meta.work_dim;
+    for (std::uint32_t j = 0; j < 2; ++j) {
+        const auto& seg = view.segments[j];
+        for (std::uint32_t i = 0; i < p; ++i) {
+            double t = 0.0;
+            for (std::uint32_t c = 0; c < 9; ++c) t += v[std::size_t(i) * w + c] * x[c];
+            CHECK(out[seg.out_begin + i] == doctest::Approx(seg.weight * std::cos(seg.scale * t)).epsilon(1e-4).scale(1e-3));
+            CHECK(out[seg.out_begin + p + i] == doctest::Approx(seg.weight * std::sin(seg.scale * t)).epsilon(1e-4).scale(1e-3));
+        }
+    }
+}
+
+TEST_CASE("ssf open rejects a corrupted index set or a wrong sign count") {
+    const auto map = build(16, 64, 0, fmt::kernel::arccos, 1);
+    const auto good = kfm::offline::serialize(map);
+    const std::uint32_t ix = section_index(good, fmt::tag::indices);
+    const auto entry = section_at(good, ix);
+    kfm::map_view view;
+    {
+        auto bytes = good;  // a repeated frequency
+        std::uint32_t first;
+        std::memcpy(&first, bytes.data() + entry.offset, 4);
+        std::memcpy(bytes.data() + entry.offset + 4, &first, 4);
+        reseal_section(bytes, ix);
+        const file_buffer b(bytes);
+        CHECK(kfm::open(b.data(), b.size(), &view, isa::scalar) == status::index_out_of_range);
+    }
+    {
+        auto bytes = good;  // a frequency outside 1..n-1
+        const std::uint32_t big = map.meta.block_size;
+        std::memcpy(bytes.data() + entry.offset + 4 * (entry.count - 1), &big, 4);
+        reseal_section(bytes, ix);
+        const file_buffer b(bytes);
+        CHECK(kfm::open(b.data(), b.size(), &view, isa::scalar) == status::index_out_of_range);
+    }
+    {
+        auto bytes = good;  // frequency 0 (the DC row would be a point shared by every block)
+        const std::uint32_t zero = 0;
+        std::memcpy(bytes.data() + entry.offset, &zero, 4);
+        reseal_section(bytes, ix);
+        const file_buffer b(bytes);
+        CHECK(kfm::open(b.data(), b.size(), &view, isa::scalar) == status::index_out_of_range);
+    }
+    {
+        auto changed = map;  // one block too many in the meta: the sign bits no longer match
+        changed.meta.block_count += 1;
+        const file_buffer b(kfm::offline::serialize(changed));
+        CHECK(kfm::open(b.data(), b.size(), &view, isa::scalar) != status::ok);
+    }
+}

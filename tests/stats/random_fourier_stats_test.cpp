@@ -1,0 +1,164 @@
+// Statistical behaviour of the dense baselines rff, rff-phase and orf (gaussian, arc-cosine 0/1/2),
+// through the real file path (build_map -> serialize -> kfm::open -> transform): unbiasedness over many
+// seeds, relative Frobenius error falling like D^{-1/2}, ORF below RFF at D = d, and the LETTER figure
+// of the quadrature paper's plain-RFF baseline.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "common/stats_util.hpp"
+#include "kfm/offline.hpp"
+#include "offline/evaluate.hpp"
+#include "offline/npy.hpp"
+
+using kfm::format::kernel;
+using kfm::format::method;
+using kfm::offline::build_options;
+
+namespace {
+
+struct config {
+    method m;
+    kernel k;
+    unsigned order;
+};
+
+const config all_configs[] = {
+    {method::rff, kernel::gaussian, 0},  {method::rff_phase, kernel::gaussian, 0},
+    {method::orf, kernel::gaussian, 0},  {method::rff, kernel::arccos, 0},
+    {method::rff, kernel::arccos, 1},    {method::rff, kernel::arccos, 2},
+    {method::orf, kernel::arccos, 0},    {method::orf, kernel::arccos, 1},
+    {method::orf, kernel::arccos, 2},
+};
+
+std::string describe(const config& c) {
+    return std::string(kfm::offline::method_name(c.m)) + "/" + kfm::offline::kernel_name(c.k) + "/" +
+           std::to_string(c.order);
+}
+
+build_options options(const config& c, unsigned d, unsigned D, std::uint64_t seed, double sigma = 1.0) {
+    build_options o;
+    o.method = c.m;
+    o.kernel.kind = c.k;
+    o.kernel.sigma = sigma;
+    o.kernel.order = c.order;
+    o.input_dim = d;
+    o.features = D;
+    o.seed = seed;
+    return o;
+}
+
+std::vector<float> row(const std::vector<float>& points, unsigned i, unsigned d) {
+    return {points.begin() + i * d, points.begin() + (i + 1) * d};
+}
+
+}  // namespace
+
+TEST_CASE("every baseline is unbiased: the mean estimate over seeds brackets the exact kernel") {
+    const unsigned d = 6, D = 8, seeds = 400, pairs = 3;
+    const auto points = kfm::test::random_points(2 * pairs, d, 2024, 1.0);
+    for (const config& c : all_configs) {
+        CAPTURE(describe(c));
+        std::vector<std::vector<double>> estimates(pairs);
+        kfm::offline::kernel_spec spec;
+        for (unsigned s = 0; s < seeds; ++s) {
+            auto map = kfm::test::map_from_options(options(c, d, D, 1000 + s));
+            spec = kfm::offline::kernel_spec_from_map(map.view());
+            for (unsigned p = 0; p < pairs; ++p)
+                estimates[p].push_back(
+                    kfm::test::estimate(map, row(points, 2 * p, d), row(points, 2 * p + 1, d)));
+        }
+        for (unsigned p = 0; p < pairs; ++p) {
+            CAPTURE(p);
+            const double exact = kfm::test::exact(spec, row(points, 2 * p, d), row(points, 2 * p + 1, d));
+            const auto ci = kfm::test::mean_with_ci(estimates[p], 0.999);
+            CAPTURE(exact);
+            CAPTURE(ci.mean);
+            CAPTURE(ci.half_width);
+            CHECK(ci.contains(exact));
+            // Power: the interval is narrow enough that a wrong weight or bandwidth would be caught.
+            CHECK(ci.half_width < 0.1 * std::max(std::fabs(exact), 0.1));
+        }
+    }
+}
+
+TEST_CASE("relative Frobenius error falls like D^{-1/2}") {
+    const unsigned d = 6, n = 40, seeds = 10;
+    const auto x = kfm::test::random_points(n, d, 7, 1.0);
+    const auto y = kfm::test::random_points(n, d, 8, 1.0);
+    const std::vector<unsigned> sizes = {32, 64, 128, 256, 512, 1024};
+    for (const config& c : all_configs) {
+        CAPTURE(describe(c));
+        std::vector<double> dims, errors;
+        for (unsigned D : sizes) {
+            double sum = 0.0;
+            for (unsigned s = 0; s < seeds; ++s) {
+                auto map = kfm::test::map_from_options(options(c, d, D, 50 + s));
+                sum += kfm::test::gram_error(map, x, n, y, n).rel_frobenius;
+            }
+            dims.push_back(D);
+            errors.push_back(sum / seeds);
+        }
+        const double slope = kfm::test::loglog_slope(dims, errors);
+        CAPTURE(slope);
+        CHECK(slope > -0.62);
+        CHECK(slope < -0.38);
+    }
+}
+
+TEST_CASE("ORF error is below RFF error at D = d frequencies (gaussian)") {
+    const unsigned d = 16, n = 50, seeds = 40;
+    const auto x = kfm::test::random_points(n, d, 17, 1.0);
+    const auto y = kfm::test::random_points(n, d, 18, 1.0);
+    // Paired cos/sin: 2d outputs are d frequencies, one full orthogonal block; d outputs half a block.
+    for (unsigned D : {2 * d, d}) {
+        CAPTURE(D);
+        std::vector<double> rff, orf;
+        for (unsigned s = 0; s < seeds; ++s) {
+            auto a = kfm::test::map_from_options(options({method::rff, kernel::gaussian, 0}, d, D, 300 + s));
+            auto b = kfm::test::map_from_options(options({method::orf, kernel::gaussian, 0}, d, D, 300 + s));
+            rff.push_back(kfm::test::gram_error(a, x, n, y, n).rel_frobenius);
+            orf.push_back(kfm::test::gram_error(b, x, n, y, n).rel_frobenius);
+        }
+        const auto r = kfm::test::mean_with_ci(rff), o = kfm::test::mean_with_ci(orf);
+        CAPTURE(r.mean);
+        CAPTURE(o.mean);
+        MESSAGE("D = " << D << ": RFF " << r.mean << " +- " << r.half_width << ", ORF " << o.mean << " +- "
+                       << o.half_width << ", ratio " << o.mean / r.mean);
+        // The difference of means exceeds three standard errors of that difference.
+        const double se = std::sqrt(r.stddev * r.stddev / seeds + o.stddev * o.stddev / seeds);
+        CHECK(r.mean - o.mean > 3.0 * se);
+    }
+}
+
+TEST_CASE("LETTER: plain RFF with 2(d+1) frequencies reproduces the quadrature paper's G figure") {
+    const std::string path = std::string(KFM_SHARED_DATA_DIR) + "/letter/X_train.npy";
+    if (!std::filesystem::exists(path)) {
+        MESSAGE("skipped: " << path << " is absent");
+        return;
+    }
+    auto data = kfm::offline::read_npy(path);
+    // The paper's preparation: letter rescaled from [-1, 1] to [0, 1]; gaussian sigma^2 = d/2.
+    for (float& v : data.data) v = (v + 1.0f) / 2.0f;
+    const unsigned d = static_cast<unsigned>(data.cols);
+    REQUIRE(d == 16);
+    // Each run draws a new map and new samples X, Y of 550 rows, as the reference does.
+    std::vector<double> errors;
+    for (unsigned run = 0; run < 20; ++run) {
+        const build_options o =
+            options({method::rff, kernel::gaussian, 0}, d, 4 * (d + 1), 2018 + run, std::sqrt(d / 2.0));
+        auto map = kfm::test::map_from_options(o);
+        errors.push_back(kfm::offline::evaluate(map.view(), data.data.data(), data.rows, d, 550, 1, run)
+                             .rel_frobenius.mean);
+    }
+    const auto ci = kfm::test::mean_with_ci(errors);
+    MESSAGE("LETTER RFF n=1 (34 frequencies, 68 outputs): rel. Frobenius " << ci.mean << " +- " << ci.half_width
+                                                                           << " (paper .0123, prototype .0118)");
+    CHECK(ci.mean > 0.0123 / 1.3);
+    CHECK(ci.mean < 0.0123 * 1.3);
+}
