@@ -27,12 +27,15 @@ kernel_parameters describe_kernel(const kfm::map_view& v) {
         case format::kernel::delta_gaussian: {
             const std::vector<double> w(v.kernel_params, v.kernel_params + m.mixture_count);
             const std::vector<double> s(v.kernel_params + m.mixture_count, v.kernel_params + 2 * m.mixture_count);
-            std::string text = "weights", sep = " ";
-            for (double x : w) { text += sep + json_number(x); sep = ","; }
-            text += ", sigmas";
-            sep = " ";
-            for (double x : s) { text += sep + json_number(x); sep = ","; }
-            return {text, "{\"weights\": " + json_array(w) + ", \"sigmas\": " + json_array(s) + "}"};
+            const auto list = [](const std::vector<double>& values) {
+                std::string out;
+                for (std::size_t i = 0; i < values.size(); ++i) {
+                    if (i) out.push_back(',');
+                    out.append(json_number(values[i]));
+                }
+                return out;
+            };
+            return {"weights " + list(w) + ", sigmas " + list(s), "{\"weights\": " + json_array(w) + ", \"sigmas\": " + json_array(s) + "}"};
         }
     }
     return {"", "{}"};

@@ -132,10 +132,7 @@ std::string help_text(const std::string& command) {
 int main(int argc, char** argv) {
     using namespace kfm::cli;
     try {
-        if (argc < 2) {
-            std::fputs(overview, stderr);
-            usage_error("no command given");
-        }
+        if (argc < 2) usage_error("no command given (see 'kfm help')");
         const std::string command = argv[1];
         std::vector<std::string> rest(argv + 2, argv + argc);
         if (command == "help" || command == "--help" || command == "-h") {

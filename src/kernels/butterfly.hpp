@@ -121,13 +121,26 @@ inline void butterfly_levels(float* x, std::size_t d, unsigned log2_d2, const fl
     }
 }
 
+// y[i] = x[perm[i]] (perm entries < d < 2^31, so they are valid signed gather indices).
+template <class A>
+inline void permute_gather(const float* x, unsigned d, const std::uint32_t* perm, float* y) noexcept {
+    constexpr std::size_t W = lanes<A>;
+    unsigned i = 0;
+    if constexpr (W > 1) {
+        using I = xsimd::batch<std::int32_t, A>;
+        for (; i + W <= d; i += unsigned(W))
+            vf<A>::gather(x, I::load_unaligned(reinterpret_cast<const std::int32_t*>(perm + i))).store_unaligned(y + i);
+    }
+    for (; i < d; ++i) y[i] = x[perm[i]];
+}
+
 template <class A>
 void butterfly_apply(float* x, unsigned d, unsigned log2_d2, const float* cs, const std::uint32_t* perm,
                      unsigned repeats, bool transpose, float* scratch) noexcept {
     if (!transpose) {
         for (unsigned r = 0; r < repeats; ++r) {
             butterfly_levels<A>(x, d, log2_d2, cs, false);
-            for (unsigned i = 0; i < d; ++i) scratch[i] = x[perm[i]];
+            permute_gather<A>(x, d, perm, scratch);
             std::memcpy(x, scratch, sizeof(float) * d);
         }
     } else {

@@ -39,7 +39,26 @@ inline void bit_reverse_copy(const float* in_re, const float* in_im, float* out_
             }
         }
     } else {
-        for (std::uint32_t i = 0; i < n; ++i) {
+        std::uint32_t i = 0;
+        if constexpr (lanes<A> >= 4) {
+            // rev(i + k) = rev(i) + rev(k) << (log2_n - log2 W) for i a multiple of W and k < W: one
+            // register of reversed indices per step, and a gather of W elements
+            constexpr std::size_t W = lanes<A>;
+            constexpr unsigned log2_w = W == 4 ? 2 : W == 8 ? 3 : 4;
+            if (log2_n >= log2_w) {
+                using I = xsimd::batch<std::int32_t, A>;
+                alignas(64) std::int32_t low[W];
+                for (std::uint32_t k = 0; k < W; ++k)
+                    low[k] = std::int32_t(reverse_bits<A>(k, log2_w) << (log2_n - log2_w));
+                const I low_rev = I::load_aligned(low);
+                for (; i < n; i += std::uint32_t(W)) {
+                    const I idx = low_rev + I(std::int32_t(reverse_bits<A>(i, log2_n)));
+                    vf<A>::gather(in_re, idx).store_unaligned(out_re + i);
+                    vf<A>::gather(in_im, idx).store_unaligned(out_im + i);
+                }
+            }
+        }
+        for (; i < n; ++i) {
             const std::uint32_t j = reverse_bits<A>(i, log2_n);
             out_re[i] = in_re[j];
             out_im[i] = in_im[j];

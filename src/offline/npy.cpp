@@ -281,9 +281,8 @@ std::vector<std::uint8_t> encode_npy_f32(std::size_t rows, std::size_t cols, con
     header.append((64 - unpadded % 64) % 64, ' ');
     header.push_back('\n');
 
-    std::vector<std::uint8_t> out;
+    std::vector<std::uint8_t> out(npy_magic, npy_magic + sizeof npy_magic);
     out.reserve(prefix + header.size() + rows * cols * 4);
-    out.insert(out.end(), npy_magic, npy_magic + sizeof npy_magic);
     out.push_back(1);
     out.push_back(0);
     out.push_back(std::uint8_t(header.size() & 0xff));

@@ -29,10 +29,15 @@ struct workspace_layout {
     float* scratch;  // projection scratch for one vector
 };
 
+// Floats of x_work + t per pass stay under this, so batched workspaces stay modest (and fit a 32-bit size_t).
+constexpr std::size_t max_batch_floats = std::size_t(1) << 20;
+
 std::size_t rows_per_pass(const map_view& map, std::size_t batch) {
     if (map.meta->projection != static_cast<std::uint32_t>(fmt::projection::dense)) return 1;
-    if (batch == 0) return 1;
-    return batch < max_batch_rows ? batch : max_batch_rows;
+    const std::size_t per_row = std::size_t(map.meta->work_dim) + map.meta->projection_dim;
+    std::size_t rows = batch < max_batch_rows ? batch : max_batch_rows;
+    while (rows > 1 && rows * per_row > max_batch_floats) --rows;
+    return rows == 0 ? 1 : rows;
 }
 
 // Bytes for `rows` vectors; dims are capped at open (verify.hpp max_dim) so this cannot overflow.

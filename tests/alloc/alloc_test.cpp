@@ -138,7 +138,8 @@ TEST_CASE("no heap allocation during transform and transform_batch: maps from th
             } catch (const std::exception&) {
                 continue;
             }
-            INFO(std::string(kfm::offline::method_name(o.method)) + " / " + kfm::offline::kernel_name(kernel));
+            const std::string label = std::string(kfm::offline::method_name(o.method)) + " / " + kfm::offline::kernel_name(kernel);
+            INFO(label);
             CHECK(heap_calls_during_transforms(map) == 0);
         }
     }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 #include "offline/random.hpp"
 #include "runtime/crc32c.hpp"
@@ -247,7 +248,8 @@ std::vector<double> reference_transform(const offline::map_contents& map, const 
 map_view open_or_fail(const file_buffer& buffer, isa requested) {
     map_view v;
     const status s = open(buffer.data(), buffer.size(), &v, requested);
-    REQUIRE_MESSAGE(s == status::ok, status_string(s));
+    const std::string why = status_string(s);
+    REQUIRE_MESSAGE(s == status::ok, why);
     return v;
 }
 

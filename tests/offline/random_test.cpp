@@ -50,9 +50,9 @@ TEST_CASE("splitmix64 and xoshiro256** reproduce fixed values") {
     CHECK(r.next_u64() == 0x853b559647364ceaull);
     CHECK(r.next_u64() == 0x92f89756082a4514ull);
     rng q(42);
-    CHECK(q.normal() == doctest::Approx(0.46417731016247366).epsilon(1e-15));
+    CHECK(q.normal() == doctest::Approx(-0.72621913824478568).epsilon(1e-15));
     CHECK(q.gamma(2.5) == doctest::Approx(1.870424236721002).epsilon(1e-14));
-    CHECK(q.chi(7) == doctest::Approx(2.0209784031374829).epsilon(1e-14));
+    CHECK(q.chi(7) == doctest::Approx(3.2064634283255686).epsilon(1e-14));
 }
 
 TEST_CASE("same seed gives the same stream; different seeds and substreams differ") {

@@ -1,0 +1,55 @@
+// Shared by the kernel benchmarks: the kernel tables this host can run (ISAs the CPU lacks are
+// skipped, never faked), aligned buffers, and the AVX2 xsimd peer of the feature stage.
+#pragma once
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "kernels/kernel_table.hpp"
+
+namespace kfm_bench {
+
+struct host_isa {
+    std::string name;
+    const kfm::detail::kernel_table* table;
+};
+
+inline std::vector<host_isa> host_isas() {
+    std::vector<host_isa> out;
+    const std::pair<kfm::isa, const char*> all[] = {{kfm::isa::scalar, "scalar"}, {kfm::isa::avx2, "avx2"},
+                                                    {kfm::isa::avx512, "avx512"}, {kfm::isa::neon64, "neon64"},
+                                                    {kfm::isa::neon32, "neon32"}};
+    for (const auto& [id, name] : all)
+        if (const auto* t = kfm::detail::kernels_for(id)) out.push_back({name, t});
+    return out;
+}
+
+// 64-byte aligned float buffer (kernels accept any alignment; benchmarks use the common case).
+struct aligned_floats {
+    float* p;
+    explicit aligned_floats(std::size_t n)
+        : p(static_cast<float*>(std::aligned_alloc(64, ((n * sizeof(float) + 63) / 64) * 64))) {}
+    ~aligned_floats() { std::free(p); }
+    aligned_floats(const aligned_floats&) = delete;
+    aligned_floats& operator=(const aligned_floats&) = delete;
+    float* data() const { return p; }
+    float& operator[](std::size_t i) const { return p[i]; }
+};
+
+// Deterministic values in [-1, 1).
+inline float test_value(std::size_t i) {
+    std::uint32_t z = std::uint32_t(i) * 2654435761u + 12345u;
+    z ^= z >> 15;
+    z *= 2246822519u;
+    z ^= z >> 13;
+    return float(z) * (2.0f / 4294967296.0f) - 1.0f;
+}
+
+}  // namespace kfm_bench
+
+#if KFM_HAVE_AVX2
+namespace kfm::avx2 {
+void plain_xsimd_features(format::nonlinearity kind, const float* a, std::size_t n, float* out0,
+                          float* out1) noexcept;
+}
+#endif

@@ -1,0 +1,86 @@
+/* C API over the kfm runtime (include/kfm/kfm.hpp): open a verified .kfm buffer in place, size the
+ * workspace, transform vectors, estimate the kernel, describe statuses. Like the C++ runtime it never
+ * allocates, prints or aborts: the map handle is caller-owned storage and every buffer is the caller's. */
+#ifndef KFM_KFM_H
+#define KFM_KFM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes: the same values as kfm::status. */
+typedef int kfm_status;
+enum {
+    KFM_OK = 0,
+    KFM_NULL_ARGUMENT,
+    KFM_FILE_TOO_SMALL,
+    KFM_MISALIGNED_BUFFER,
+    KFM_BAD_MAGIC,
+    KFM_UNSUPPORTED_VERSION,
+    KFM_WRONG_ENDIANNESS,
+    KFM_BAD_HEADER,
+    KFM_FILE_SIZE_MISMATCH,
+    KFM_HEADER_CHECKSUM,
+    KFM_BAD_SECTION_TABLE,
+    KFM_SECTION_CHECKSUM,
+    KFM_NONZERO_PADDING,
+    KFM_MISSING_SECTION,
+    KFM_BAD_META,
+    KFM_BAD_SECTION_SIZE,
+    KFM_INDEX_OUT_OF_RANGE,
+    KFM_BAD_PARAMETER_VALUE,
+    KFM_UNKNOWN_METHOD,
+    KFM_UNKNOWN_KERNEL,
+    KFM_UNKNOWN_PROJECTION,
+    KFM_UNKNOWN_NONLINEARITY,
+    KFM_ISA_UNAVAILABLE,
+    KFM_UNKNOWN_ISA,
+    KFM_WRONG_DIMENSION,
+    KFM_WORKSPACE_TOO_SMALL,
+    KFM_OUTPUT_TOO_SMALL,
+    KFM_NON_FINITE_INPUT
+};
+
+/* An opened map: caller-owned storage for the runtime's view (valid while the file bytes live).
+ * Zero-initialise it (kfm_map m = {{0}};): functions given a handle kfm_open never filled return
+ * KFM_NULL_ARGUMENT / 0 instead of reading garbage. */
+typedef struct kfm_map {
+    uint64_t opaque[64];
+} kfm_map;
+
+/* Verifies `bytes` (8-byte aligned, `size` bytes) and fills *map. isa_name: NULL or "auto" for automatic
+ * selection (KFM_ISA may override on x86), or "scalar", "avx2", "avx512", "neon64", "neon32".
+ * On error *map is left unchanged. */
+kfm_status kfm_open(const void* bytes, size_t size, const char* isa_name, kfm_map* map);
+
+uint32_t kfm_input_dim(const kfm_map* map);
+uint32_t kfm_output_dim(const kfm_map* map);
+uint32_t kfm_negative_dim(const kfm_map* map);
+/* The name of the ISA the map runs on. */
+const char* kfm_isa(const kfm_map* map);
+
+/* Scratch bytes for transforming `batch` vectors at once (1 for kfm_transform). */
+size_t kfm_workspace_bytes(const kfm_map* map, size_t batch);
+
+/* out[0 .. output_dim) = phi(x); nothing is written on error. */
+kfm_status kfm_transform(const kfm_map* map, const float* x, size_t x_dim, float* out, size_t out_dim,
+                         void* workspace, size_t workspace_size);
+
+/* Rows i < n: out[i * out_stride ..] = phi(x[i * x_stride ..]); every row is checked before any is written. */
+kfm_status kfm_transform_batch(const kfm_map* map, const float* x, size_t n, size_t x_stride, size_t x_dim,
+                               float* out, size_t out_stride, void* workspace, size_t workspace_size);
+
+/* Signed inner product of two feature vectors (the last negative_dim features count negatively). */
+double kfm_kernel_estimate(const kfm_map* map, const float* phi_x, const float* phi_y);
+
+/* A static description of a status code; never NULL. */
+const char* kfm_status_string(kfm_status status);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KFM_KFM_H */
