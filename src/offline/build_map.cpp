@@ -19,6 +19,7 @@ map_contents build_map(const build_options& options) {
         case format::method::grff: return build_gorf(options);
         case format::method::maclaurin: return build_maclaurin(options);
         case format::method::tensorsketch: return build_tensorsketch(options);
+        case format::method::srf: return build_srf(options);
         default:
             break;
     }

@@ -1,6 +1,7 @@
 // Builder for the dense random-feature baselines: RFF (paired cos/sin), RFF with random phase, and ORF
 // (Haar-orthogonal blocks with chi(d) row norms), for the gaussian and arc-cosine kernels. All use the
 // dense projection t = W x with radii and 1/sigma folded into W, and one feature segment.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <numbers>

@@ -15,5 +15,6 @@ map_contents build_ssf(const build_options& options);             // ssf (log-en
 map_contents build_gorf(const build_options& options);            // gorf, grff (signed features)
 map_contents build_maclaurin(const build_options& options);       // maclaurin (Random Maclaurin)
 map_contents build_tensorsketch(const build_options& options);    // tensorsketch
+map_contents build_srf(const build_options& options);             // srf (spherical random features)
 
 }  // namespace kfm::offline

@@ -118,6 +118,12 @@ gram_errors compare_grams(const std::vector<double>& exact, const std::vector<do
     return {std::sqrt(diff2 / ref2), diff_max / ref_max};
 }
 
+double student_t_quantile(double probability, double dof) {
+    if (!(probability > 0.0 && probability < 1.0) || !(dof > 0.0))
+        throw std::invalid_argument("student_t_quantile: probability must be in (0, 1) and dof positive");
+    return boost::math::quantile(boost::math::students_t(dof), probability);
+}
+
 interval mean_interval(const std::vector<double>& values) {
     if (values.empty()) throw std::invalid_argument("mean_interval: no values");
     const double n = static_cast<double>(values.size());
@@ -126,8 +132,7 @@ interval mean_interval(const std::vector<double>& values) {
     double ss = 0.0;
     for (double v : values) ss += (v - mean) * (v - mean);
     const double stderr_mean = std::sqrt(ss / (n - 1.0) / n);
-    const boost::math::students_t dist(n - 1.0);
-    const double t = boost::math::quantile(dist, 0.975);
+    const double t = student_t_quantile(0.975, n - 1.0);
     return {mean, mean - t * stderr_mean, mean + t * stderr_mean};
 }
 

@@ -45,6 +45,10 @@ struct interval {
 };
 interval mean_interval(const std::vector<double>& values);
 
+// Quantile of Student's t distribution with `dof` degrees of freedom (probability in (0, 1)). Exposed so
+// that test helpers get interval widths without depending on Boost themselves.
+double student_t_quantile(double probability, double dof);
+
 struct evaluation {
     unsigned samples = 0;
     unsigned runs = 0;

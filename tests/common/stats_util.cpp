@@ -7,8 +7,6 @@
 #include <stdexcept>
 #include <string>
 
-#include <boost/math/distributions/students_t.hpp>
-
 #include "offline/random.hpp"
 
 namespace kfm::test {
@@ -46,8 +44,7 @@ mean_ci mean_with_ci(const std::vector<double>& values, double confidence) {
     double ss = 0.0;
     for (double v : values) ss += (v - mean) * (v - mean);
     const double sd = std::sqrt(ss / (n - 1.0));
-    const boost::math::students_t dist(n - 1.0);
-    const double t = boost::math::quantile(dist, 0.5 + confidence / 2.0);
+    const double t = kfm::offline::student_t_quantile(0.5 + confidence / 2.0, n - 1.0);
     return {mean, t * sd / std::sqrt(n), sd};
 }
 

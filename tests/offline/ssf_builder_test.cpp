@@ -1,0 +1,128 @@
+// SSF builder: O(d) storage (the 16 KiB bound at d = 784, D = 8192 against the dense RFF file),
+// sizes and rounding, the stored index set (sorted, distinct, optimised), determinism in the seed, and
+// clear errors for impossible options.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+#include "kfm/offline.hpp"
+#include "offline/ssf_energy.hpp"
+
+namespace fmt = kfm::format;
+using namespace kfm::offline;
+
+namespace {
+
+build_options ssf(unsigned d, unsigned features) {
+    build_options o;
+    o.method = fmt::method::ssf;
+    o.kernel.kind = fmt::kernel::gaussian;
+    o.kernel.sigma = 3.0;
+    o.input_dim = d;
+    o.features = features;
+    o.seed = 21;
+    return o;
+}
+
+const section* find(const map_contents& map, std::uint32_t tag) {
+    for (const auto& s : map.sections)
+        if (s.tag == tag) return &s;
+    return nullptr;
+}
+
+std::vector<std::uint32_t> index_set(const map_contents& map) {
+    const section* s = find(map, fmt::tag::indices);
+    REQUIRE(s != nullptr);
+    std::vector<std::uint32_t> v(s->count);
+    std::memcpy(v.data(), s->bytes.data(), 4 * v.size());
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE("ssf storage is O(d): d = 784, D = 8192 midpoint under 16 KiB, far below the dense RFF file") {
+    const auto map = build_map(ssf(784, 8192));
+    CHECK(map.meta.output_dim == 8192);
+    CHECK(map.meta.block_size == 512);
+    CHECK(map.meta.block_count == 4);
+    const std::size_t ssf_bytes = serialize(map).size();
+    auto o = ssf(784, 8192);
+    o.method = fmt::method::rff;
+    const std::size_t rff_bytes = serialize(build_map(o)).size();
+    MESSAGE("ssf file " << ssf_bytes << " bytes, rff file " << rff_bytes << " bytes, ratio " << double(rff_bytes) / ssf_bytes);
+    CHECK(ssf_bytes < 16 * 1024);
+    CHECK(rff_bytes > 12 * 1024 * 1024);
+
+    // The shifted rule stores one radius per point and radial point on top.
+    auto shifted = ssf(784, 8192);
+    shifted.radial_rule = "shifted";
+    const auto with_radii = build_map(shifted);
+    const section* scales = find(with_radii, fmt::tag::scales);
+    REQUIRE(scales != nullptr);
+    CHECK(scales->count == 4096);
+    CHECK(with_radii.meta.method_flags == 1u);
+}
+
+TEST_CASE("ssf sizes: odd d pads to even, outputs round up to whole points") {
+    auto o = ssf(9, 10);
+    o.radial_points = 2;
+    const auto map = build_map(o);
+    CHECK(map.meta.work_dim == 10);
+    CHECK(map.meta.projection_dim == 3);  // ceil(10 / (2 * 2))
+    CHECK(map.meta.output_dim == 12);
+    CHECK(map.meta.radial_points == 2);
+    CHECK(map.meta.block_size == 8);      // smallest power of two > m = 5
+    o.kernel.kind = fmt::kernel::arccos;
+    o.kernel.order = 2;
+    o.features = 7;
+    const auto arc = build_map(o);
+    CHECK(arc.meta.output_dim == 8);
+    CHECK(arc.meta.kernel_order == 2);
+    CHECK(arc.meta.radial_points == 0);
+}
+
+TEST_CASE("ssf index set: sorted, distinct, in range, and lower energy than the random start") {
+    auto o = ssf(300, 4096);
+    const auto set = index_set(build_map(o));
+    REQUIRE(set.size() == 150);
+    CHECK(std::is_sorted(set.begin(), set.end()));
+    CHECK(std::adjacent_find(set.begin(), set.end()) == set.end());
+    CHECK(set.front() >= 1);
+    CHECK(set.back() <= 255);
+    o.sweeps = 0;  // the optimiser's random start for the same seed
+    const auto start = index_set(build_map(o));
+    CHECK(ssf_energy_from_scratch(set, 256) < ssf_energy_from_scratch(start, 256));
+}
+
+TEST_CASE("ssf build is deterministic in the seed") {
+    const auto a = serialize(build_map(ssf(40, 256)));
+    const auto b = serialize(build_map(ssf(40, 256)));
+    CHECK(a == b);
+    auto other = ssf(40, 256);
+    other.seed = 22;
+    CHECK(serialize(build_map(other)) != a);
+}
+
+TEST_CASE("ssf rejects impossible options with std::invalid_argument") {
+    auto bad = [](auto edit) {
+        auto o = ssf(16, 64);
+        edit(o);
+        CHECK_THROWS_AS(build_map(o), std::invalid_argument);
+    };
+    bad([](build_options& o) { o.input_dim = 0; });
+    bad([](build_options& o) { o.features = 0; });
+    bad([](build_options& o) { o.kernel.sigma = 0.0; });
+    bad([](build_options& o) { o.radial_points = 0; });
+    bad([](build_options& o) { o.radial_rule = "trapezoid"; });
+    bad([](build_options& o) { o.fft_size = 24; });  // not a power of two
+    bad([](build_options& o) { o.fft_size = 8; });   // not above m = 8
+    bad([](build_options& o) { o.kernel.kind = fmt::kernel::polynomial_sphere; });
+    bad([](build_options& o) {
+        o.kernel.kind = fmt::kernel::arccos;
+        o.kernel.order = 3;
+    });
+    bad([](build_options& o) { o.input_dim = 200000; });  // n would exceed 2^16
+}
