@@ -1,7 +1,8 @@
-// The AVX-512F/BW/DQ/VL kernel table: the templated kernels instantiated for xsimd::avx512bw, compiled with this
-// platform's flags (platform.cmake) in its own namespace.
+// The AVX-512F/BW/DQ/VL kernel table: the templated kernels instantiated for xsimd::avx512bw (the FFT
+// for 8-lane AVX2+FMA, which measured faster on this hardware), compiled with this platform's flags
+// (platform.cmake) in its own namespace.
 #include "kernels/make_table.hpp"
 
 namespace kfm::avx512 {
-extern const detail::kernel_table table = detail::kern::make_table<xsimd::avx512bw>(isa::avx512);
+extern const detail::kernel_table table = detail::kern::make_table<xsimd::avx512bw, xsimd::fma3<xsimd::avx2>>(isa::avx512);
 }  // namespace kfm::avx512

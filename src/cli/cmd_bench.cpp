@@ -2,6 +2,7 @@
 // kfm::transform_batch (B vectors per call), timed with steady_clock over repeated, interleaved runs.
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <functional>
 
@@ -36,6 +37,7 @@ struct timed_pass {
     void record() { ns_per_vector.push_back(sample() * 1e9 / double(passes * vectors)); }
     double median() {
         std::sort(ns_per_vector.begin(), ns_per_vector.end());
+        if (std::getenv("KFM_BENCH_DEBUG")) for (double s : ns_per_vector) std::fprintf(stderr, "%.0f ", s);
         return ns_per_vector[ns_per_vector.size() / 2];
     }
     double minimum() const { return *std::min_element(ns_per_vector.begin(), ns_per_vector.end()); }

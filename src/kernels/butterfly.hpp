@@ -3,7 +3,8 @@
 // by the angle with index s+h-1: y_i = c x_i + s x_{i+h}, y_{i+h} = -s x_i + c x_{i+h}. Pairs whose
 // partner index is >= d pass through, so d need not be a power of two and x is never padded.
 // Levels with h >= lanes are contiguous vector loops with the block's (c, s) broadcast; levels with
-// h < lanes run inside one register (lane swizzle for the partner, gathered per-lane (c, s)), all of them
+// h < lanes run inside one register (lane swizzle for the partner, per-lane (c, s) swizzled from two
+// contiguous loads), all of them
 // fused in one pass over each full register of x; the ragged tail uses the scalar loop.
 #pragma once
 #include <cstdint>
@@ -42,22 +43,42 @@ inline void butterfly_level(float* x, std::size_t d, std::size_t h, const float*
     }
 }
 
-// Per-lane gather offsets (in floats) of the cosine for level H inside a register at x[0].
+// Inside the register holding x[base .. base + W), the levels h < W use exactly the angles with index
+// base .. base + W - 2 (the block at s of level h uses s + h - 1), i.e. the floats cs[2 base .. 2 base + 2W - 2):
+// two plain loads, the second starting at 2 base + W - 2 so that it never reads past the table. Each
+// level's per-lane cos / sin are picked from them with lane swizzles.
+// Float offset of lane i's cosine (relative to 2 base) for level H:
 template <unsigned H>
-struct cos_offset {
-    static constexpr std::int32_t get(std::size_t i, std::size_t) {
-        return std::int32_t(2 * ((i & ~std::size_t(2 * H - 1)) + H - 1));
+constexpr std::size_t cos_offset(std::size_t i) {
+    return 2 * ((i & ~std::size_t(2 * H - 1)) + H - 1);
+}
+template <unsigned H, unsigned Sin, std::size_t W>
+struct cs_lane {  // index into one of the two loaded registers
+    static constexpr std::uint32_t get(std::size_t i, std::size_t) {
+        const std::size_t off = cos_offset<H>(i) + Sin;
+        return std::uint32_t(off < W ? off : off - (W - 2));
     }
 };
+template <unsigned H, unsigned Sin, std::size_t W>
+struct cs_from_second {  // lane i's value lies in the second register
+    static constexpr bool get(std::size_t i, std::size_t) { return cos_offset<H>(i) + Sin >= W; }
+};
 
-// Level H < lanes inside the register v holding x[base .. base + W).
+template <unsigned H, unsigned Sin, class A>
+inline vf<A> pick_cs(const vf<A>& v0, const vf<A>& v1) noexcept {
+    constexpr std::size_t W = lanes<A>;
+    using U = xsimd::batch<std::uint32_t, A>;
+    const auto idx = xsimd::make_batch_constant<U, cs_lane<H, Sin, W>>();
+    const auto second = xsimd::make_batch_bool_constant<vf<A>, cs_from_second<H, Sin, W>>();
+    return xsimd::select(second, xsimd::swizzle(v1, idx), xsimd::swizzle(v0, idx));
+}
+
+// Level H < lanes on the register v; v0 = cs[2 base ..), v1 = cs[2 base + W - 2 ..).
 template <unsigned H, class A>
-inline void butterfly_lane_level(vf<A>& v, std::size_t base, const float* cs, bool transpose) noexcept {
-    using I = xsimd::batch<std::int32_t, A>;
-    const I idx = I(xsimd::make_batch_constant<I, cos_offset<H>>()) + I(std::int32_t(2 * base));
-    const vf<A> c = vf<A>::gather(cs, idx);
-    vf<A> s = vf<A>::gather(cs + 1, idx);
-    // lower lane: c x_i + s x_{i+h}; upper lane: c x_{i+h} - s x_i
+inline void butterfly_lane_level(vf<A>& v, const vf<A>& v0, const vf<A>& v1, bool transpose) noexcept {
+    const vf<A> c = pick_cs<H, 0, A>(v0, v1);
+    vf<A> s = pick_cs<H, 1, A>(v0, v1);
+    // lower lane: c x_i + s x_{i+h}; upper lane: c x_{i+h} - s x_i (signs flip for the transpose)
     s = xsimd::select(upper_mask<H, A>(), -s, s);
     if (transpose) s = -s;
     v = xsimd::fma(c, v, s * partner<H>(v));
@@ -73,16 +94,17 @@ inline std::size_t butterfly_lane_levels(float* x, std::size_t d, unsigned log2_
     std::size_t base = 0;
     for (; base + W <= d; base += W) {
         vf<A> v = load_f<A>(x + base);
+        const vf<A> v0 = load_f<A>(cs + 2 * base), v1 = load_f<A>(cs + 2 * base + W - 2);
         if (!transpose) {
-            if (levels >= 1) butterfly_lane_level<1, A>(v, base, cs, false);
-            if (levels >= 2) butterfly_lane_level<2, A>(v, base, cs, false);
-            if constexpr (W > 4) if (levels >= 3) butterfly_lane_level<4, A>(v, base, cs, false);
-            if constexpr (W > 8) if (levels >= 4) butterfly_lane_level<8, A>(v, base, cs, false);
+            if (levels >= 1) butterfly_lane_level<1, A>(v, v0, v1, false);
+            if (levels >= 2) butterfly_lane_level<2, A>(v, v0, v1, false);
+            if constexpr (W > 4) if (levels >= 3) butterfly_lane_level<4, A>(v, v0, v1, false);
+            if constexpr (W > 8) if (levels >= 4) butterfly_lane_level<8, A>(v, v0, v1, false);
         } else {
-            if constexpr (W > 8) if (levels >= 4) butterfly_lane_level<8, A>(v, base, cs, true);
-            if constexpr (W > 4) if (levels >= 3) butterfly_lane_level<4, A>(v, base, cs, true);
-            if (levels >= 2) butterfly_lane_level<2, A>(v, base, cs, true);
-            if (levels >= 1) butterfly_lane_level<1, A>(v, base, cs, true);
+            if constexpr (W > 8) if (levels >= 4) butterfly_lane_level<8, A>(v, v0, v1, true);
+            if constexpr (W > 4) if (levels >= 3) butterfly_lane_level<4, A>(v, v0, v1, true);
+            if (levels >= 2) butterfly_lane_level<2, A>(v, v0, v1, true);
+            if (levels >= 1) butterfly_lane_level<1, A>(v, v0, v1, true);
         }
         store_f<A>(x + base, v);
     }
@@ -121,17 +143,10 @@ inline void butterfly_levels(float* x, std::size_t d, unsigned log2_d2, const fl
     }
 }
 
-// y[i] = x[perm[i]] (perm entries < d < 2^31, so they are valid signed gather indices).
+// y[i] = x[perm[i]]. A plain loop: hardware gathers (AVX2 / AVX-512) measured no faster here.
 template <class A>
 inline void permute_gather(const float* x, unsigned d, const std::uint32_t* perm, float* y) noexcept {
-    constexpr std::size_t W = lanes<A>;
-    unsigned i = 0;
-    if constexpr (W > 1) {
-        using I = xsimd::batch<std::int32_t, A>;
-        for (; i + W <= d; i += unsigned(W))
-            vf<A>::gather(x, I::load_unaligned(reinterpret_cast<const std::int32_t*>(perm + i))).store_unaligned(y + i);
-    }
-    for (; i < d; ++i) y[i] = x[perm[i]];
+    for (unsigned i = 0; i < d; ++i) y[i] = x[perm[i]];
 }
 
 template <class A>

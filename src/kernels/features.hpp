@@ -45,11 +45,15 @@ inline vf<A> real_feature(const vf<A>& a) noexcept {
     } else return a;  // identity
 }
 
-// Elements [i, i + lanes<V>) of the segment with kind K.
-template <format::nonlinearity K, class V>
+// Elements [i, i + lanes<V>) of the segment with kind K; whether scales / weights are per argument is a
+// template parameter so the loop body carries no branch.
+template <format::nonlinearity K, bool PerScale, bool PerWeight, class V>
 inline void feature_block(const feature_args& f, std::size_t i) noexcept {
-    const vf<V> s = f.scale ? load_f<V>(f.scale + i) : splat<V>(f.scale_scalar);
-    const vf<V> w = f.weight ? load_f<V>(f.weight + i) * splat<V>(f.weight_scalar) : splat<V>(f.weight_scalar);
+    vf<V> s, w;
+    if constexpr (PerScale) s = load_f<V>(f.scale + i);
+    else s = splat<V>(f.scale_scalar);
+    if constexpr (PerWeight) w = load_f<V>(f.weight + i) * splat<V>(f.weight_scalar);
+    else w = splat<V>(f.weight_scalar);
     const vf<V> t = load_f<V>(f.t + i);
     if constexpr (K == format::nonlinearity::cos_phase) {
         store_f<V>(f.out0 + i, w * cosine<V>(mul_add<V>(s, t, load_f<V>(f.phase + i))));
@@ -67,13 +71,24 @@ inline void feature_block(const feature_args& f, std::size_t i) noexcept {
     }
 }
 
-template <format::nonlinearity K, class A>
+template <format::nonlinearity K, bool PerScale, bool PerWeight, class A>
 inline void feature_loop(const feature_args& f) noexcept {
     constexpr std::size_t W = lanes<A>;
     std::size_t i = 0;
-    for (; i + W <= f.n; i += W) feature_block<K, A>(f, i);
+    for (; i + W <= f.n; i += W) feature_block<K, PerScale, PerWeight, A>(f, i);
     if constexpr (W > 1)
-        for (; i < f.n; ++i) feature_block<K, scalar_arch>(f, i);
+        for (; i < f.n; ++i) feature_block<K, PerScale, PerWeight, scalar_arch>(f, i);
+}
+
+template <format::nonlinearity K, class A>
+inline void feature_loop(const feature_args& f) noexcept {
+    if (f.scale) {
+        if (f.weight) feature_loop<K, true, true, A>(f);
+        else feature_loop<K, true, false, A>(f);
+    } else {
+        if (f.weight) feature_loop<K, false, true, A>(f);
+        else feature_loop<K, false, false, A>(f);
+    }
 }
 
 template <class A>

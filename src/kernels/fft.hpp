@@ -1,8 +1,11 @@
 // Radix-2 complex FFT on split real/imaginary arrays, written once over the architecture A.
 // Decimation in time: a bit-reversal copy into the output, then the stages in place on the output.
-// Stages with half-size h < lanes run inside one register (a lane swizzle brings each butterfly's partner
-// across, the lane twiddle tables of fft_layout.hpp carry the sign), all of them fused in one pass;
-// stages with h >= lanes are contiguous vector loops, fused two at a time (radix-4 pass) to halve the
+// Out of place with n >= lanes^2, the bit reversal is done by register-tile transposes with the stages
+// h < lanes applied across the tile's rows before the transpose (broadcast twiddles, no shuffles).
+// Stages with half-size h < lanes either run across the rows of a register tile during the bit
+// reversal (below) or, for short or in-place transforms, inside one register (a lane swizzle brings each
+// butterfly's partner across, the lane twiddle tables of fft_layout.hpp carry the sign), all of them fused
+// in one pass; stages with h >= lanes are contiguous vector loops, fused two at a time (radix-4 pass) to halve the
 // passes over memory. The inverse is the forward transform with re and im swapped (conj(F(conj x))).
 #pragma once
 #include <cstdint>
@@ -40,24 +43,6 @@ inline void bit_reverse_copy(const float* in_re, const float* in_im, float* out_
         }
     } else {
         std::uint32_t i = 0;
-        if constexpr (lanes<A> >= 4) {
-            // rev(i + k) = rev(i) + rev(k) << (log2_n - log2 W) for i a multiple of W and k < W: one
-            // register of reversed indices per step, and a gather of W elements
-            constexpr std::size_t W = lanes<A>;
-            constexpr unsigned log2_w = W == 4 ? 2 : W == 8 ? 3 : 4;
-            if (log2_n >= log2_w) {
-                using I = xsimd::batch<std::int32_t, A>;
-                alignas(64) std::int32_t low[W];
-                for (std::uint32_t k = 0; k < W; ++k)
-                    low[k] = std::int32_t(reverse_bits<A>(k, log2_w) << (log2_n - log2_w));
-                const I low_rev = I::load_aligned(low);
-                for (; i < n; i += std::uint32_t(W)) {
-                    const I idx = low_rev + I(std::int32_t(reverse_bits<A>(i, log2_n)));
-                    vf<A>::gather(in_re, idx).store_unaligned(out_re + i);
-                    vf<A>::gather(in_im, idx).store_unaligned(out_im + i);
-                }
-            }
-        }
         for (; i < n; ++i) {
             const std::uint32_t j = reverse_bits<A>(i, log2_n);
             out_re[i] = in_re[j];
@@ -141,28 +126,108 @@ inline void lane_stage(vf<A>& re, vf<A>& im, const vf<A>& wr, const vf<A>& wi) n
     im = xsimd::fma(wr, bi, xsimd::fma(wi, br, ai));
 }
 
-// All stages h < lanes<A>, one pass over the data (n >= lanes<A>).
+// The in-register stages h < lanes<A> on one register pair (re, im).
+template <class A>
+struct lane_twiddles {
+    vf<A> r1, i1, r2, i2, r4, i4, r8, i8;
+    explicit lane_twiddles(const float* tw) noexcept {
+        constexpr std::size_t W = lanes<A>;
+        const std::size_t L = fft_layout::lane_count;
+        r1 = load_f<A>(tw + fft_layout::lane_offset(1)); i1 = load_f<A>(tw + fft_layout::lane_offset(1) + L);
+        r2 = load_f<A>(tw + fft_layout::lane_offset(2)); i2 = load_f<A>(tw + fft_layout::lane_offset(2) + L);
+        r4 = W > 4 ? load_f<A>(tw + fft_layout::lane_offset(4)) : vf<A>(0.0f);
+        i4 = W > 4 ? load_f<A>(tw + fft_layout::lane_offset(4) + L) : vf<A>(0.0f);
+        r8 = W > 8 ? load_f<A>(tw + fft_layout::lane_offset(8)) : vf<A>(0.0f);
+        i8 = W > 8 ? load_f<A>(tw + fft_layout::lane_offset(8) + L) : vf<A>(0.0f);
+    }
+    void apply(vf<A>& r, vf<A>& i) const noexcept {
+        constexpr std::size_t W = lanes<A>;
+        lane_stage<1, A>(r, i, r1, i1);
+        lane_stage<2, A>(r, i, r2, i2);
+        if constexpr (W > 4) lane_stage<4, A>(r, i, r4, i4);
+        if constexpr (W > 8) lane_stage<8, A>(r, i, r8, i8);
+    }
+};
+
+// All stages h < lanes<A> in one pass over data already in bit-reversed order (n >= lanes<A>).
 template <class A>
 inline void lane_stages(float* re, float* im, std::size_t n, const float* tw) noexcept {
     constexpr std::size_t W = lanes<A>;
-    using B = vf<A>;
-    const float* t1 = tw + fft_layout::lane_offset(1);
-    const float* t2 = tw + fft_layout::lane_offset(2);
-    const float* t4 = tw + fft_layout::lane_offset(4);
-    const float* t8 = tw + fft_layout::lane_offset(8);
-    const std::size_t L = fft_layout::lane_count;
-    const B w1r = load_f<A>(t1), w1i = load_f<A>(t1 + L);
-    const B w2r = load_f<A>(t2), w2i = load_f<A>(t2 + L);
-    const B w4r = W > 4 ? load_f<A>(t4) : B(0.0f), w4i = W > 4 ? load_f<A>(t4 + L) : B(0.0f);
-    const B w8r = W > 8 ? load_f<A>(t8) : B(0.0f), w8i = W > 8 ? load_f<A>(t8 + L) : B(0.0f);
+    const lane_twiddles<A> lt(tw);
     for (std::size_t k = 0; k < n; k += W) {
-        B r = load_f<A>(re + k), i = load_f<A>(im + k);
-        lane_stage<1, A>(r, i, w1r, w1i);
-        lane_stage<2, A>(r, i, w2r, w2i);
-        if constexpr (W > 4) lane_stage<4, A>(r, i, w4r, w4i);
-        if constexpr (W > 8) lane_stage<8, A>(r, i, w8r, w8i);
+        vf<A> r = load_f<A>(re + k), i = load_f<A>(im + k);
+        lt.apply(r, i);
         store_f<A>(re + k, r);
         store_f<A>(im + k, i);
+    }
+}
+
+// W x W transpose of rows[0..W) in registers: rounds exchange blocks of size s = 1, 2, 4, 8.
+template <unsigned S, class A>
+inline void transpose_round(vf<A>* rows) noexcept {
+    constexpr std::size_t W = lanes<A>;
+    if constexpr (S < W) {
+        const auto upper = upper_mask<S, A>();
+        for (std::size_t r = 0; r < W; ++r) {
+            if (r & S) continue;
+            const vf<A> a = rows[r], b = rows[r + S];
+            rows[r] = xsimd::select(upper, partner<S>(b), a);
+            rows[r + S] = xsimd::select(upper, b, partner<S>(a));
+        }
+    }
+}
+template <class A>
+inline void transpose(vf<A>* rows) noexcept {
+    transpose_round<1, A>(rows);
+    transpose_round<2, A>(rows);
+    transpose_round<4, A>(rows);
+    transpose_round<8, A>(rows);
+}
+
+// Out-of-place bit-reversal copy fused with the stages h < W, without gathers or lane shuffles in the
+// butterflies (n >= W^2). Index i = (a, b, c) with a, c < W the top and bottom log2 W bits; rev(i) =
+// (rev c, rev b, rev a). For each b the W x W tile M[a][c] is loaded with its rows in bit-reversed order,
+// so row k holds output lane k of W output registers: the stages h < W pair whole rows (k, k + h) with
+// one broadcast twiddle each. Then the tile is transposed and row c stored at (rev c, rev b, 0).
+template <class A>
+inline void reverse_tiles_and_first_stages(const float* in_re, const float* in_im, float* out_re, float* out_im,
+                                           unsigned log2_n, const float* tw) noexcept {
+    constexpr std::size_t W = lanes<A>;
+    constexpr unsigned w = W == 4 ? 2 : W == 8 ? 3 : 4;
+    const unsigned mid_bits = log2_n - 2 * w;
+    const std::size_t row_stride = std::size_t(1) << (log2_n - w);
+    std::size_t rev_small[W];
+    for (std::uint32_t k = 0; k < W; ++k) rev_small[k] = reverse_bits<A>(k, w);
+    for (std::size_t b = 0; b < (std::size_t(1) << mid_bits); ++b) {
+        const std::size_t rb = mid_bits ? reverse_bits<A>(std::uint32_t(b), mid_bits) : 0;
+        vf<A> re[W], im[W];
+        for (std::size_t k = 0; k < W; ++k) {
+            const std::size_t src = rev_small[k] * row_stride + b * W;
+            re[k] = load_f<A>(in_re + src);
+            im[k] = load_f<A>(in_im + src);
+        }
+        for (std::size_t h = 1; h < W; h *= 2) {
+            const float* w_re = tw + fft_layout::stage_offset(h);
+            const float* w_im = w_re + h;
+            for (std::size_t k = 0; k < W; ++k) {
+                if (k & h) continue;
+                const std::size_t j = k & (h - 1);
+                const vf<A> wr(w_re[j]), wi(w_im[j]);
+                const vf<A> tr = xsimd::fnma(wi, im[k + h], wr * re[k + h]);
+                const vf<A> ti = xsimd::fma(wi, re[k + h], wr * im[k + h]);
+                re[k + h] = re[k] - tr;
+                im[k + h] = im[k] - ti;
+                re[k] = re[k] + tr;
+                im[k] = im[k] + ti;
+            }
+        }
+        transpose<A>(re);
+        transpose<A>(im);
+        for (std::size_t c = 0; c < W; ++c) {
+            const std::size_t dst = rev_small[c] * row_stride + rb * W;
+            store_f<A>(out_re + dst, re[c]);
+            store_f<A>(out_im + dst, im[c]);
+        }
     }
 }
 
@@ -175,14 +240,20 @@ void fft_r2_c2c(const float* in_re, const float* in_im, float* out_re, float* ou
     }
     const std::size_t n = std::size_t(1) << log2_n;
     constexpr std::size_t W = lanes<A>;
-    bit_reverse_copy<A>(in_re, in_im, out_re, out_im, log2_n);
+    const bool in_place = in_re == out_re || in_im == out_im;
     std::size_t h = 1;
     if constexpr (W >= 4) {
         if (n >= W) {
-            lane_stages<A>(out_re, out_im, n, twiddles);
+            if (!in_place && n >= W * W) {
+                reverse_tiles_and_first_stages<A>(in_re, in_im, out_re, out_im, log2_n, twiddles);
+            } else {
+                bit_reverse_copy<A>(in_re, in_im, out_re, out_im, log2_n);
+                lane_stages<A>(out_re, out_im, n, twiddles);
+            }
             h = W;
         }
     }
+    if (h == 1) bit_reverse_copy<A>(in_re, in_im, out_re, out_im, log2_n);
     if (h < W) {  // too short for one register: the reference loops
         for (; h < n; h *= 2) radix2_stage<scalar_arch>(out_re, out_im, n, h, twiddles);
         return;

@@ -11,10 +11,12 @@
 namespace kfm::detail::kern {
 namespace {
 
-template <class A>
+// FftA lets an ISA take its FFT from a narrower architecture compiled with its own flags (AVX-512 uses
+// the 8-lane FFT: its 16 x 16 register transposes cost more than they save, docs/benchmarks.md).
+template <class A, class FftA = A>
 constexpr kernel_table make_table(isa id) noexcept {
-    return kernel_table{id,          &fft_r2_c2c<A>, &butterfly_apply<A>, &fwht<A>,
-                        &gemv<A>,    &gemm<A>,       &features<A>};
+    return kernel_table{id,          &fft_r2_c2c<FftA>, &butterfly_apply<A>, &fwht<A>,
+                        &gemv<A>,    &gemm<A>,          &features<A>};
 }
 
 }  // namespace
