@@ -2,9 +2,9 @@
 // kfm::transform_batch (B vectors per call), timed with steady_clock over repeated, interleaved runs.
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <cstdio>
 #include <functional>
+#include <utility>
 
 #include "cli/cli.hpp"
 #include "offline/random.hpp"
@@ -12,13 +12,17 @@
 namespace kfm::cli {
 namespace {
 
-constexpr int timed_samples = 21;
-constexpr double min_sample_seconds = 0.002;  // long enough for steady_clock's resolution to be noise
+constexpr int timed_samples = 101;
+// Short samples: on a loaded machine a sample that spans a preemption is an outlier the median ignores,
+// and short samples make such outliers rarer; 100 us is still far above steady_clock's resolution.
+constexpr double min_sample_seconds = 0.0001;
 
 using clock_type = std::chrono::steady_clock;
 
 // One way of mapping `vectors` vectors, timed in samples of `passes` repetitions.
 struct timed_pass {
+    timed_pass(std::function<void()> p, std::size_t n) : pass(std::move(p)), vectors(n) {}
+
     std::function<void()> pass;
     std::size_t vectors = 1;
     std::size_t passes = 1;
@@ -37,7 +41,6 @@ struct timed_pass {
     void record() { ns_per_vector.push_back(sample() * 1e9 / double(passes * vectors)); }
     double median() {
         std::sort(ns_per_vector.begin(), ns_per_vector.end());
-        if (std::getenv("KFM_BENCH_DEBUG")) for (double s : ns_per_vector) std::fprintf(stderr, "%.0f ", s);
         return ns_per_vector[ns_per_vector.size() / 2];
     }
     double minimum() const { return *std::min_element(ns_per_vector.begin(), ns_per_vector.end()); }

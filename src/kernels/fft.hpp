@@ -5,8 +5,8 @@
 // Stages with half-size h < lanes either run across the rows of a register tile during the bit
 // reversal (below) or, for short or in-place transforms, inside one register (a lane swizzle brings each
 // butterfly's partner across, the lane twiddle tables of fft_layout.hpp carry the sign), all of them fused
-// in one pass; stages with h >= lanes are contiguous vector loops, fused two at a time (radix-4 pass) to halve the
-// passes over memory. The inverse is the forward transform with re and im swapped (conj(F(conj x))).
+// in one pass; stages with h >= lanes are contiguous vector loops, fused two at a time (radix-4 pass)
+// to halve the passes over memory. The inverse is the forward transform with re and im swapped (conj(F(conj x))).
 #pragma once
 #include <cstdint>
 
@@ -51,65 +51,48 @@ inline void bit_reverse_copy(const float* in_re, const float* in_im, float* out_
     }
 }
 
-// (ar, ai) +- w (br, bi) for `count` consecutive butterflies, count a multiple of lanes<V>.
+// One radix-2 butterfly on registers: (a, b) <- (a + w b, a - w b).
 template <class V>
-inline void radix2_run(float* a_re, float* a_im, float* b_re, float* b_im, const float* w_re,
-                       const float* w_im, std::size_t count) noexcept {
-    constexpr std::size_t W = lanes<V>;
-    for (std::size_t j = 0; j < count; j += W) {
-        const vf<V> wr = load_f<V>(w_re + j), wi = load_f<V>(w_im + j);
-        const vf<V> br = load_f<V>(b_re + j), bi = load_f<V>(b_im + j);
-        const vf<V> tr = neg_mul_add<V>(wi, bi, wr * br);
-        const vf<V> ti = mul_add<V>(wi, br, wr * bi);
-        const vf<V> ar = load_f<V>(a_re + j), ai = load_f<V>(a_im + j);
-        store_f<V>(a_re + j, ar + tr);
-        store_f<V>(a_im + j, ai + ti);
-        store_f<V>(b_re + j, ar - tr);
-        store_f<V>(b_im + j, ai - ti);
-    }
+inline void butterfly2(vf<V>& ar, vf<V>& ai, vf<V>& br, vf<V>& bi, const vf<V>& wr, const vf<V>& wi) noexcept {
+    const vf<V> tr = neg_mul_add<V>(wi, bi, wr * br);
+    const vf<V> ti = mul_add<V>(wi, br, wr * bi);
+    br = ar - tr;
+    bi = ai - ti;
+    ar = ar + tr;
+    ai = ai + ti;
 }
 
-// One stage of half-size h over the whole array.
-template <class V>
-inline void radix2_stage(float* re, float* im, std::size_t n, std::size_t h, const float* tw) noexcept {
-    const float* w_re = tw + fft_layout::stage_offset(h);
-    const float* w_im = w_re + h;
-    for (std::size_t base = 0; base < n; base += 2 * h)
-        radix2_run<V>(re + base, im + base, re + base + h, im + base + h, w_re, w_im, h);
-}
-
-// Stages h and 2h fused: each group of four elements x0..x3 at distance h goes through both stages in
-// registers. h must be a multiple of lanes<V>.
-template <class V>
-inline void radix4_pass(float* re, float* im, std::size_t n, std::size_t h, const float* tw) noexcept {
+// Stages h, 2h, ... (R = 4: two stages, R = 8: three) fused: each group of R elements at distance h goes
+// through all of them in registers, one pass over memory. h must be a multiple of lanes<V>.
+template <std::size_t R, class V>
+inline void radix_pass(float* re, float* im, std::size_t n, std::size_t h, const float* tw) noexcept {
     constexpr std::size_t W = lanes<V>;
-    const float* w1_re = tw + fft_layout::stage_offset(h);
-    const float* w1_im = w1_re + h;
-    const float* w2_re = tw + fft_layout::stage_offset(2 * h);
-    const float* w2_im = w2_re + 2 * h;
-    for (std::size_t base = 0; base < n; base += 4 * h) {
+    for (std::size_t base = 0; base < n; base += R * h) {
         float* r = re + base;
         float* i = im + base;
         for (std::size_t j = 0; j < h; j += W) {
-            const vf<V> w1r = load_f<V>(w1_re + j), w1i = load_f<V>(w1_im + j);
-            vf<V> x0r = load_f<V>(r + j), x0i = load_f<V>(i + j);
-            vf<V> x1r = load_f<V>(r + j + h), x1i = load_f<V>(i + j + h);
-            vf<V> x2r = load_f<V>(r + j + 2 * h), x2i = load_f<V>(i + j + 2 * h);
-            vf<V> x3r = load_f<V>(r + j + 3 * h), x3i = load_f<V>(i + j + 3 * h);
-            // stage h: (x0, x1) and (x2, x3) with w1
-            vf<V> tr = neg_mul_add<V>(w1i, x1i, w1r * x1r), ti = mul_add<V>(w1i, x1r, w1r * x1i);
-            x1r = x0r - tr; x1i = x0i - ti; x0r = x0r + tr; x0i = x0i + ti;
-            tr = neg_mul_add<V>(w1i, x3i, w1r * x3r); ti = mul_add<V>(w1i, x3r, w1r * x3i);
-            x3r = x2r - tr; x3i = x2i - ti; x2r = x2r + tr; x2i = x2i + ti;
-            // stage 2h: (x0, x2) with w2[j], (x1, x3) with w2[j + h]
-            const vf<V> w2r = load_f<V>(w2_re + j), w2i = load_f<V>(w2_im + j);
-            tr = neg_mul_add<V>(w2i, x2i, w2r * x2r); ti = mul_add<V>(w2i, x2r, w2r * x2i);
-            store_f<V>(r + j, x0r + tr); store_f<V>(i + j, x0i + ti);
-            store_f<V>(r + j + 2 * h, x0r - tr); store_f<V>(i + j + 2 * h, x0i - ti);
-            const vf<V> w3r = load_f<V>(w2_re + j + h), w3i = load_f<V>(w2_im + j + h);
-            tr = neg_mul_add<V>(w3i, x3i, w3r * x3r); ti = mul_add<V>(w3i, x3r, w3r * x3i);
-            store_f<V>(r + j + h, x1r + tr); store_f<V>(i + j + h, x1i + ti);
-            store_f<V>(r + j + 3 * h, x1r - tr); store_f<V>(i + j + 3 * h, x1i - ti);
+            vf<V> xr[R], xi[R];
+            for (std::size_t m = 0; m < R; ++m) {
+                xr[m] = load_f<V>(r + j + m * h);
+                xi[m] = load_f<V>(i + j + m * h);
+            }
+            // stage g = h, 2h, 4h: element m pairs with m + g/h when (m & g/h) == 0, twiddle index
+            // j + (m mod g/h) h of stage g
+            for (std::size_t span = 1; span < R; span *= 2) {
+                const std::size_t g = span * h;
+                const float* w_re = tw + fft_layout::stage_offset(g);
+                const float* w_im = w_re + g;
+                for (std::size_t m = 0; m < R; ++m) {
+                    if (m & span) continue;
+                    const std::size_t k = j + (m & (span - 1)) * h;
+                    const vf<V> wr = load_f<V>(w_re + k), wi = load_f<V>(w_im + k);
+                    butterfly2<V>(xr[m], xi[m], xr[m + span], xi[m + span], wr, wi);
+                }
+            }
+            for (std::size_t m = 0; m < R; ++m) {
+                store_f<V>(r + j + m * h, xr[m]);
+                store_f<V>(i + j + m * h, xi[m]);
+            }
         }
     }
 }
@@ -212,9 +195,18 @@ inline void reverse_tiles_and_first_stages(const float* in_re, const float* in_i
             for (std::size_t k = 0; k < W; ++k) {
                 if (k & h) continue;
                 const std::size_t j = k & (h - 1);
-                const vf<A> wr(w_re[j]), wi(w_im[j]);
-                const vf<A> tr = xsimd::fnma(wi, im[k + h], wr * re[k + h]);
-                const vf<A> ti = xsimd::fma(wi, re[k + h], wr * im[k + h]);
+                vf<A> tr, ti;  // w_j b, with the exact twiddles w_0 = 1 and w_{h/2} = -i multiplication-free
+                if (j == 0) {
+                    tr = re[k + h];
+                    ti = im[k + h];
+                } else if (2 * j == h) {
+                    tr = im[k + h];
+                    ti = -re[k + h];
+                } else {
+                    const vf<A> wr(w_re[j]), wi(w_im[j]);
+                    tr = xsimd::fnma(wi, im[k + h], wr * re[k + h]);
+                    ti = xsimd::fma(wi, re[k + h], wr * im[k + h]);
+                }
                 re[k + h] = re[k] - tr;
                 im[k + h] = im[k] - ti;
                 re[k] = re[k] + tr;
@@ -255,11 +247,12 @@ void fft_r2_c2c(const float* in_re, const float* in_im, float* out_re, float* ou
     }
     if (h == 1) bit_reverse_copy<A>(in_re, in_im, out_re, out_im, log2_n);
     if (h < W) {  // too short for one register: the reference loops
-        for (; h < n; h *= 2) radix2_stage<scalar_arch>(out_re, out_im, n, h, twiddles);
+        for (; h < n; h *= 2) radix_pass<2, scalar_arch>(out_re, out_im, n, h, twiddles);
         return;
     }
-    for (; 4 * h <= n; h *= 4) radix4_pass<A>(out_re, out_im, n, h, twiddles);
-    if (h < n) radix2_stage<A>(out_re, out_im, n, h, twiddles);
+    // radix-4 passes: a radix-8 pass measured slower on AVX2 (16 registers: the 16 data registers spill)
+    for (; 4 * h <= n; h *= 4) radix_pass<4, A>(out_re, out_im, n, h, twiddles);
+    if (2 * h <= n) radix_pass<2, A>(out_re, out_im, n, h, twiddles);
 }
 
 }  // namespace

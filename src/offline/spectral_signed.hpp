@@ -54,8 +54,8 @@ struct signed_mixture_fit {
 };
 
 // Least squares over (weights, log sigmas) of (1 - z^2/a^2)^p on z in [0, 2] with `terms` Gaussians,
-// by L-BFGS (LBFGSpp) from a linear least-squares start, with a small ridge on the weights so the
+// by L-BFGS (LBFGSpp) from a linear least-squares start, with a ridge on the weights so the
 // masses (and so the estimator's variance) stay moderate. Deterministic.
-signed_mixture_fit fit_signed_mixture(unsigned p, double a, unsigned terms = 3);
+signed_mixture_fit fit_signed_mixture(unsigned p, double a, unsigned terms = 4);
 
 }  // namespace kfm::offline

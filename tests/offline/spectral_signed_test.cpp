@@ -70,7 +70,8 @@ TEST_CASE("signed-mixture: the fitted Gaussian mixture reproduces K(z) within it
     for (auto [p, a] : {std::pair{1u, 3.0}, std::pair{3u, 4.0}, std::pair{10u, 4.0}}) {
         const auto fit = kfm::offline::fit_signed_mixture(p, a);
         INFO("p = " << p << ", a = " << a);
-        CHECK(fit.max_abs_error < 0.01);
+        CHECK(fit.max_abs_error < 0.02);
+        CHECK(fit.mean_abs_error < 0.005);
         CHECK(fit.mean_abs_error <= fit.max_abs_error);
         double worst = 0.0;
         for (int i = 0; i <= 40; ++i) {
@@ -87,7 +88,7 @@ TEST_CASE("signed-mixture: the fitted Gaussian mixture reproduces K(z) within it
             signed_mass += c;
             total += std::fabs(c);
         }
-        CHECK(signed_mass == doctest::Approx(1.0).epsilon(0.01));
-        CHECK(total < 4.0);
+        CHECK(signed_mass == doctest::Approx(1.0).epsilon(0.02));
+        CHECK(total < 1.5);  // the ridge keeps the masses (and so the variance) near those of K itself
     }
 }

@@ -26,7 +26,7 @@ std::vector<T> values_of(const offline::map_contents& m, std::uint32_t tag) {
     for (const auto& s : m.sections)
         if (s.tag == tag) {
             std::vector<T> v(s.count);
-            std::memcpy(v.data(), s.bytes.data(), v.size() * sizeof(T));
+            if (!v.empty()) std::memcpy(v.data(), s.bytes.data(), v.size() * sizeof(T));
             return v;
         }
     return {};
