@@ -89,10 +89,8 @@ public:
             if (count == 2 * n_) {  // straight into t (new-array execute; t keeps the planned alignment)
                 fftwf_execute_split_dft(plan_, in_re_, in_im_, t_ + begin, t_ + begin + n_);
             } else {
-                fftwf_execute(plan_);  // truncated block: whole (Re_j, Im_j) pairs, as the runtime keeps
-                const std::size_t re_count = (count + 1) / 2;
-                std::memcpy(t_ + begin, out_re_, sizeof(float) * re_count);
-                std::memcpy(t_ + begin + re_count, out_im_, sizeof(float) * (count - re_count));
+                fftwf_execute(plan_);
+                for (std::size_t i = 0; i < count; ++i) t_[begin + i] = i < n_ ? out_re_[i] : out_im_[i - n_];
             }
         }
         const std::size_t p = meta_.projection_dim;

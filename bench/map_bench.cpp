@@ -41,7 +41,8 @@ std::vector<float> inputs(std::size_t n) {
 }
 
 bool open_for(benchmark::State& state, map_file& file, kfm::isa isa, kfm::map_view* view) {
-    const kfm::status s = kfm::open(file.bytes(), file.size, view, isa);
+    const void* bytes = file.bytes();  // builds the file on first use, which sets file.size
+    const kfm::status s = kfm::open(bytes, file.size, view, isa);
     if (s != kfm::status::ok) {
         state.SkipWithError(kfm::status_string(s));
         return false;

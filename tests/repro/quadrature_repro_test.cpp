@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -97,7 +98,12 @@ TEST_CASE("quadrature results table" * doctest::skip()) {
                                       format::method::qmc, format::method::quadrature};
     const std::pair<format::kernel, unsigned> kernels[] = {
         {format::kernel::gaussian, 0}, {format::kernel::arccos, 0}, {format::kernel::arccos, 1}};
+    // Optional filters to split the work over processes: KFM_TABLE_DATA=letter|usps, KFM_TABLE_KERNEL=
+    // gaussian|arccos0|arccos1.
+    const char* only_data = std::getenv("KFM_TABLE_DATA");
+    const char* only_kernel = std::getenv("KFM_TABLE_KERNEL");
     for (const char* name : {"letter", "usps"}) {
+        if (only_data != nullptr && std::string(only_data) != name) continue;
         offline::npy_array data;
         if (!load(name, &data)) {
             MESSAGE("skipped: ", name, " is absent");
@@ -105,6 +111,8 @@ TEST_CASE("quadrature results table" * doctest::skip()) {
         }
         const unsigned runs = data.cols <= 32 ? 30 : 5;
         for (auto [kind, order] : kernels) {
+            const std::string label = kind == format::kernel::gaussian ? "gaussian" : "arccos" + std::to_string(order);
+            if (only_kernel != nullptr && label != only_kernel) continue;
             std::printf("\n%s, %s%s, %u runs: relative Frobenius error, mean [95%% interval]\n\n", name,
                         offline::kernel_name(kind), kind == format::kernel::arccos ? (order ? " 1" : " 0") : "", runs);
             std::printf("| n | RFF | ORF | SORF | QMC | quadrature | quadrature, Haar Q |\n"

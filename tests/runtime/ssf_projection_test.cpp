@@ -3,7 +3,6 @@
 // block; the fused feature stage on top; and open() rejecting a corrupted index set.
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <numbers>
@@ -50,12 +49,8 @@ std::vector<double> dense_v(const kfm::offline::map_contents& map) {
     std::vector<double> v(std::size_t(meta.projection_dim) * w, 0.0);
     const double norm = 1.0 / std::sqrt(double(m));
     for (std::uint32_t row = 0; row < meta.projection_dim; ++row) {
-        const std::uint32_t b = row / (2 * n), r = row % (2 * n);
-        // A truncated last block of c rows holds Re_0 .. Re_{h-1} then Im_0 .., h = ceil(c/2).
-        const std::uint32_t c = std::min<std::uint32_t>(2 * n, meta.projection_dim - b * 2 * n);
-        const std::uint32_t h = c == 2 * n ? n : (c + 1) / 2;
-        const bool imaginary = r >= h;
-        const std::uint32_t j = imaginary ? r - h : r;
+        const std::uint32_t b = row / (2 * n), r = row % (2 * n), j = r % n;
+        const bool imaginary = r >= n;
         for (std::uint32_t l = 0; l < m; ++l) {
             const double th = 2.0 * std::numbers::pi * double((std::uint64_t(j) * lambda[l]) % n) / n;
             const double s_re = sign(std::size_t(b) * w + l), s_im = sign(std::size_t(b) * w + m + l);
