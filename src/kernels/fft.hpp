@@ -1,9 +1,9 @@
 // Radix-2 complex FFT on split real/imaginary arrays, written once over the architecture A.
 // Decimation in time: a bit-reversal copy into the output, then the stages in place on the output.
-// Out of place with n >= lanes^2, the bit reversal is done by register-tile transposes with the stages
-// h < lanes applied across the tile's rows before the transpose (broadcast twiddles, no shuffles).
+// For n >= lanes^2 (in or out of place), the bit reversal is done by register-tile transposes with the
+// stages h < lanes applied across the tile's rows before the transpose (broadcast twiddles, no shuffles).
 // Stages with half-size h < lanes either run across the rows of a register tile during the bit
-// reversal (below) or, for short or in-place transforms, inside one register (a lane swizzle brings each
+// reversal (below) or, for short transforms or re / im aliased alone, inside one register (a lane swizzle brings each
 // butterfly's partner across, the lane twiddle tables of fft_layout.hpp carry the sign), all of them fused
 // in one pass; stages with h >= lanes are contiguous vector loops, fused two at a time (radix-4 pass)
 // to halve the passes over memory. The inverse is the forward transform with re and im swapped (conj(F(conj x))).
@@ -167,59 +167,86 @@ inline void transpose(vf<A>* rows) noexcept {
     transpose_round<8, A>(rows);
 }
 
-// Out-of-place bit-reversal copy fused with the stages h < W, without gathers or lane shuffles in the
-// butterflies (n >= W^2). Index i = (a, b, c) with a, c < W the top and bottom log2 W bits; rev(i) =
-// (rev c, rev b, rev a). For each b the W x W tile M[a][c] is loaded with its rows in bit-reversed order,
-// so row k holds output lane k of W output registers: the stages h < W pair whole rows (k, k + h) with
-// one broadcast twiddle each. Then the tile is transposed and row c stored at (rev c, rev b, 0).
+// Bit-reversal copy fused with the stages h < W, without gathers or lane shuffles in the butterflies
+// (n >= W^2). Index i = (a, b, c) with a, c < W the top and bottom log2 W bits; rev(i) = (rev c, rev b,
+// rev a). For each b the W x W tile M[a][c] is loaded with its rows in bit-reversed order, so row k holds
+// output lane k of W output registers: the stages h < W pair whole rows (k, k + h) with one broadcast
+// twiddle each. Then the tile is transposed and row c stored at (rev c, rev b, 0). Tile b is stored
+// exactly where tile rev b was read, so in place the two are loaded before either is stored.
+template <class A>
+struct fft_tile {
+    vf<A> re[lanes<A>], im[lanes<A>];
+};
+
+template <class A>
+inline void load_tile_first_stages(fft_tile<A>& t, const float* in_re, const float* in_im, std::size_t b,
+                                   std::size_t row_stride, const std::size_t* rev_small, const float* tw) noexcept {
+    constexpr std::size_t W = lanes<A>;
+    vf<A>* re = t.re;
+    vf<A>* im = t.im;
+    for (std::size_t k = 0; k < W; ++k) {
+        const std::size_t src = rev_small[k] * row_stride + b * W;
+        re[k] = load_f<A>(in_re + src);
+        im[k] = load_f<A>(in_im + src);
+    }
+    for (std::size_t h = 1; h < W; h *= 2) {
+        const float* w_re = tw + fft_layout::stage_offset(h);
+        const float* w_im = w_re + h;
+        for (std::size_t k = 0; k < W; ++k) {
+            if (k & h) continue;
+            const std::size_t j = k & (h - 1);
+            vf<A> tr, ti;  // w_j b, with the exact twiddles w_0 = 1 and w_{h/2} = -i multiplication-free
+            if (j == 0) {
+                tr = re[k + h];
+                ti = im[k + h];
+            } else if (2 * j == h) {
+                tr = im[k + h];
+                ti = -re[k + h];
+            } else {
+                const vf<A> wr(w_re[j]), wi(w_im[j]);
+                tr = xsimd::fnma(wi, im[k + h], wr * re[k + h]);
+                ti = xsimd::fma(wi, re[k + h], wr * im[k + h]);
+            }
+            re[k + h] = re[k] - tr;
+            im[k + h] = im[k] - ti;
+            re[k] = re[k] + tr;
+            im[k] = im[k] + ti;
+        }
+    }
+    transpose<A>(re);
+    transpose<A>(im);
+}
+
+template <class A>
+inline void store_tile(const fft_tile<A>& t, float* out_re, float* out_im, std::size_t rb, std::size_t row_stride,
+                       const std::size_t* rev_small) noexcept {
+    constexpr std::size_t W = lanes<A>;
+    for (std::size_t c = 0; c < W; ++c) {
+        const std::size_t dst = rev_small[c] * row_stride + rb * W;
+        store_f<A>(out_re + dst, t.re[c]);
+        store_f<A>(out_im + dst, t.im[c]);
+    }
+}
+
 template <class A>
 inline void reverse_tiles_and_first_stages(const float* in_re, const float* in_im, float* out_re, float* out_im,
-                                           unsigned log2_n, const float* tw) noexcept {
+                                           unsigned log2_n, const float* tw, bool in_place) noexcept {
     constexpr std::size_t W = lanes<A>;
     constexpr unsigned w = W == 4 ? 2 : W == 8 ? 3 : 4;
     const unsigned mid_bits = log2_n - 2 * w;
     const std::size_t row_stride = std::size_t(1) << (log2_n - w);
     std::size_t rev_small[W];
     for (std::uint32_t k = 0; k < W; ++k) rev_small[k] = reverse_bits<A>(k, w);
+    fft_tile<A> t0, t1;
     for (std::size_t b = 0; b < (std::size_t(1) << mid_bits); ++b) {
         const std::size_t rb = mid_bits ? reverse_bits<A>(std::uint32_t(b), mid_bits) : 0;
-        vf<A> re[W], im[W];
-        for (std::size_t k = 0; k < W; ++k) {
-            const std::size_t src = rev_small[k] * row_stride + b * W;
-            re[k] = load_f<A>(in_re + src);
-            im[k] = load_f<A>(in_im + src);
+        if (in_place && rb < b) continue;  // done together with tile rb
+        load_tile_first_stages<A>(t0, in_re, in_im, b, row_stride, rev_small, tw);
+        if (in_place && rb != b) {
+            load_tile_first_stages<A>(t1, in_re, in_im, rb, row_stride, rev_small, tw);
+            store_tile<A>(t1, out_re, out_im, b, row_stride, rev_small);
         }
-        for (std::size_t h = 1; h < W; h *= 2) {
-            const float* w_re = tw + fft_layout::stage_offset(h);
-            const float* w_im = w_re + h;
-            for (std::size_t k = 0; k < W; ++k) {
-                if (k & h) continue;
-                const std::size_t j = k & (h - 1);
-                vf<A> tr, ti;  // w_j b, with the exact twiddles w_0 = 1 and w_{h/2} = -i multiplication-free
-                if (j == 0) {
-                    tr = re[k + h];
-                    ti = im[k + h];
-                } else if (2 * j == h) {
-                    tr = im[k + h];
-                    ti = -re[k + h];
-                } else {
-                    const vf<A> wr(w_re[j]), wi(w_im[j]);
-                    tr = xsimd::fnma(wi, im[k + h], wr * re[k + h]);
-                    ti = xsimd::fma(wi, re[k + h], wr * im[k + h]);
-                }
-                re[k + h] = re[k] - tr;
-                im[k + h] = im[k] - ti;
-                re[k] = re[k] + tr;
-                im[k] = im[k] + ti;
-            }
-        }
-        transpose<A>(re);
-        transpose<A>(im);
-        for (std::size_t c = 0; c < W; ++c) {
-            const std::size_t dst = rev_small[c] * row_stride + rb * W;
-            store_f<A>(out_re + dst, re[c]);
-            store_f<A>(out_im + dst, im[c]);
-        }
+        store_tile<A>(t0, out_re, out_im, rb, row_stride, rev_small);
     }
 }
 
@@ -236,8 +263,10 @@ void fft_r2_c2c(const float* in_re, const float* in_im, float* out_re, float* ou
     std::size_t h = 1;
     if constexpr (W >= 4) {
         if (n >= W) {
-            if (!in_place && n >= W * W) {
-                reverse_tiles_and_first_stages<A>(in_re, in_im, out_re, out_im, log2_n, twiddles);
+            if (n >= W * W && in_re == out_re && in_im == out_im) {
+                reverse_tiles_and_first_stages<A>(out_re, out_im, out_re, out_im, log2_n, twiddles, true);
+            } else if (n >= W * W && !in_place) {
+                reverse_tiles_and_first_stages<A>(in_re, in_im, out_re, out_im, log2_n, twiddles, false);
             } else {
                 bit_reverse_copy<A>(in_re, in_im, out_re, out_im, log2_n);
                 lane_stages<A>(out_re, out_im, n, twiddles);
