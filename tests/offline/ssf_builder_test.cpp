@@ -52,7 +52,7 @@ TEST_CASE("ssf storage is O(d): d = 784, D = 8192 midpoint under 16 KiB, far bel
     auto o = ssf(784, 8192);
     o.method = fmt::method::rff;
     const std::size_t rff_bytes = serialize(build_map(o)).size();
-    MESSAGE("ssf file " << ssf_bytes << " bytes, rff file " << rff_bytes << " bytes, ratio " << double(rff_bytes) / ssf_bytes);
+    MESSAGE("ssf file " << ssf_bytes << " bytes, rff file " << rff_bytes << " bytes, ratio " << double(rff_bytes) / double(ssf_bytes));
     CHECK(ssf_bytes < 16 * 1024);
     CHECK(rff_bytes > 12 * 1024 * 1024);
 
