@@ -2,7 +2,8 @@
 // The kernel is split (Jordan) into positive_mass k_+ - negative_mass k_-; s rows W_+ and s rows W_- give
 //   phi = s^{-1/2} [sqrt(m+) cos(W+ x), sqrt(m+) sin(W+ x) | sqrt(m-) cos(W- x), sqrt(m-) sin(W- x)]
 // with the last 2s outputs of signature -1 (negative_dim), so D = 4s. GRFF draws directions iid;
-// GORF takes all 2s directions from shared Haar-orthogonal d x d blocks (rows of W+ first, then W-).
+// GORF takes all 2s directions from shared Haar-orthogonal d x d blocks (rows of W+ first, then W-),
+// or with --directions hadamard from stacked H D1 H D2 H D3 blocks (structured_directions.hpp).
 // Radii: delta-gaussian and the signed-mixture model are Gaussian mixtures split by coefficient sign
 // (component chosen by |c_i|, radius chi(d)/sigma_i); bessel-1d samples the paper's tabulated density.
 // method_flags bit 0 records the signed-mixture spectral model of the polynomial kernel.
@@ -17,6 +18,7 @@
 #include "offline/builders.hpp"
 #include "offline/random.hpp"
 #include "offline/spectral_signed.hpp"
+#include "offline/structured_directions.hpp"
 
 namespace kfm::offline {
 namespace {
@@ -106,8 +108,9 @@ void validate(const build_options& o) {
             throw std::invalid_argument(name + ": kernel '" + kernel_name(k.kind) +
                                         "' is not supported (delta-gaussian or polynomial-sphere)");
     }
-    if (o.directions != "dense")
-        throw std::invalid_argument(name + ": directions '" + o.directions + "' are not available (dense)");
+    if (o.directions != "dense" && !(o.directions == "hadamard" && o.method == format::method::gorf))
+        throw std::invalid_argument(name + ": directions '" + o.directions + "' are not available (" +
+                                    (o.method == format::method::gorf ? "dense or hadamard" : "dense: GRFF is iid") + ")");
 }
 
 signed_law spectral_law(const build_options& o) {
@@ -169,14 +172,24 @@ map_contents build_gorf(const build_options& o) {
     const unsigned s = o.features / 4;
     const signed_law law = spectral_law(o);
 
-    std::vector<double> u = unit_directions(2 * s, d, o.method == format::method::gorf, o.seed);
+    // Radii for the 2s rows: the first s from the positive law, the rest from the negative law.
     rng radii_pos(derive(o.seed, stream_radii_positive));
     rng radii_neg(derive(o.seed, stream_radii_negative));
-    std::vector<float> dense(u.size());
-    for (unsigned i = 0; i < 2 * s; ++i) {
-        const double r = i < s ? law.positive.sample(radii_pos, d) : law.negative.sample(radii_neg, d);
-        for (unsigned j = 0; j < d; ++j)
-            dense[std::size_t(i) * d + j] = static_cast<float>(r * u[std::size_t(i) * d + j]);
+    std::vector<double> radii(2 * s);
+    for (unsigned i = 0; i < 2 * s; ++i)
+        radii[i] = i < s ? law.positive.sample(radii_pos, d) : law.negative.sample(radii_neg, d);
+    const bool hadamard = o.directions == "hadamard";
+    std::vector<float> dense, scales;
+    hadamard_directions h;
+    if (hadamard) {
+        h = make_hadamard_directions(d, 2 * s, derive(o.seed, stream_directions));
+        for (double r : radii) scales.push_back(static_cast<float>(r * h.row_scale));
+    } else {
+        const std::vector<double> u = unit_directions(2 * s, d, o.method == format::method::gorf, o.seed);
+        dense.resize(u.size());
+        for (unsigned i = 0; i < 2 * s; ++i)
+            for (unsigned j = 0; j < d; ++j)
+                dense[std::size_t(i) * d + j] = static_cast<float>(radii[i] * u[std::size_t(i) * d + j]);
     }
 
     map_contents map;
@@ -202,12 +215,22 @@ map_contents build_gorf(const build_options& o) {
         kernel_params = o.kernel.weights;
         kernel_params.insert(kernel_params.end(), o.kernel.sigmas.begin(), o.kernel.sigmas.end());
     }
-    const std::vector<format::feature_segment> segments = {
+    std::vector<format::feature_segment> segments = {
         cos_sin_segment(0, s, 0, std::sqrt(law.positive_mass / s)),
         cos_sin_segment(s, s, 2 * s, std::sqrt(law.negative_mass / s))};
+    if (hadamard) {
+        set_hadamard_projection(m, h, 2 * s);
+        segments[0].scale_index = 0;  // per-row radii
+        segments[1].scale_index = s;
+    }
     map.sections.push_back(make_segments_section(segments));
     if (!kernel_params.empty()) map.sections.push_back(make_f64_section(format::tag::kernel_params, kernel_params));
-    map.sections.push_back(make_f32_section(format::tag::dense, dense));
+    if (hadamard) {
+        map.sections.push_back(make_bits_section(format::tag::signs, h.signs));
+        map.sections.push_back(make_f32_section(format::tag::scales, scales));
+    } else {
+        map.sections.push_back(make_f32_section(format::tag::dense, dense));
+    }
     return map;
 }
 

@@ -76,6 +76,9 @@ TEST_CASE("poly builders: impossible options are rejected with std::invalid_argu
     o = poly(method::srf, 8, 16);
     o.directions = "butterfly";  // not implemented: a clear error, never a silent dense map
     CHECK_THROWS_AS(kfm::offline::build_map(o), std::invalid_argument);
+    o = poly(method::grff, 8, 16);
+    o.directions = "hadamard";  // GRFF is iid by definition
+    CHECK_THROWS_AS(kfm::offline::build_map(o), std::invalid_argument);
     o = poly(method::tensorsketch, 8, 70000);
     CHECK_THROWS_AS(kfm::offline::build_map(o), std::invalid_argument);
     o = poly(method::maclaurin, 0, 16);

@@ -139,14 +139,16 @@ TEST_CASE("gorf repro: GORF beats GRFF at s = d on letter, ijcnn1, usps; signed-
             kfm::offline::kernel_spec kernel;
             const char* spectral;
             double diag;
+            const char* directions;
             std::vector<double> errors;
         };
         std::vector<variant> variants = {
-            {"poly GRFF bessel-1d", kfm::format::method::grff, polynomial(1, 3.0), "bessel-1d", 1.0, {}},
-            {"poly GORF bessel-1d", kfm::format::method::gorf, polynomial(1, 3.0), "bessel-1d", 1.0, {}},
-            {"poly GORF signed-mixture", kfm::format::method::gorf, polynomial(1, 3.0), "signed-mixture", 1.0, {}},
-            {"delta GRFF", kfm::format::method::grff, delta_gaussian(), "bessel-1d", 0.0, {}},
-            {"delta GORF", kfm::format::method::gorf, delta_gaussian(), "bessel-1d", 0.0, {}},
+            {"poly GRFF bessel-1d", kfm::format::method::grff, polynomial(1, 3.0), "bessel-1d", 1.0, "dense", {}},
+            {"poly GORF bessel-1d", kfm::format::method::gorf, polynomial(1, 3.0), "bessel-1d", 1.0, "dense", {}},
+            {"poly GORF signed-mixture", kfm::format::method::gorf, polynomial(1, 3.0), "signed-mixture", 1.0, "dense", {}},
+            {"delta GRFF", kfm::format::method::grff, delta_gaussian(), "bessel-1d", 0.0, "dense", {}},
+            {"delta GORF", kfm::format::method::gorf, delta_gaussian(), "bessel-1d", 0.0, "dense", {}},
+            {"delta GORF hadamard", kfm::format::method::gorf, delta_gaussian(), "bessel-1d", 0.0, "hadamard", {}},
         };
         for (unsigned run = 0; run < R; ++run) {
             // The same sample for every variant of a run (paired comparison).
@@ -158,6 +160,7 @@ TEST_CASE("gorf repro: GORF beats GRFF at s = d on letter, ijcnn1, usps; signed-
                 o.method = v.method;
                 o.kernel = v.kernel;
                 o.spectral = v.spectral;
+                o.directions = v.directions;
                 o.input_dim = d;
                 o.features = 4 * s;
                 o.seed = kfm::offline::derive(77, run);
@@ -176,6 +179,7 @@ TEST_CASE("gorf repro: GORF beats GRFF at s = d on letter, ijcnn1, usps; signed-
         CHECK(mean[1] < mean[0]);  // polynomial: GORF < GRFF
         CHECK(mean[4] < mean[3]);  // delta-gaussian: GORF < GRFF
         CHECK(mean[2] <= mean[1]); // signed-mixture at least as good as bessel-1d
+        CHECK(mean[5] < mean[3]);  // structured (hadamard) GORF still beats iid GRFF
     }
 }
 
