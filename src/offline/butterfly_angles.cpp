@@ -30,7 +30,7 @@ std::vector<float> butterfly_cos_sin(unsigned d, rng& r) {
 std::vector<std::uint32_t> random_permutation(unsigned d, rng& r) {
     std::vector<std::uint32_t> p(d);
     for (unsigned i = 0; i < d; ++i) p[i] = i;
-    for (unsigned i = d; i > 1; --i) std::swap(p[i - 1], p[r.below(i)]);
+    for (unsigned i = d; i > 1; --i) std::swap(p[i - 1], p[std::size_t(r.below(i))]);
     return p;
 }
 

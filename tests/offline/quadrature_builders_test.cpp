@@ -24,7 +24,7 @@ const section* find_section(const map_contents& m, std::uint32_t tag) {
 }
 
 std::vector<float> f32_values(const section& s) {
-    std::vector<float> v(s.count);
+    std::vector<float> v(static_cast<std::size_t>(s.count));
     if (!v.empty()) std::memcpy(v.data(), s.bytes.data(), v.size() * sizeof(float));
     return v;
 }

@@ -25,7 +25,7 @@ template <class T>
 std::vector<T> values_of(const offline::map_contents& m, std::uint32_t tag) {
     for (const auto& s : m.sections)
         if (s.tag == tag) {
-            std::vector<T> v(s.count);
+            std::vector<T> v(static_cast<std::size_t>(s.count));
             if (!v.empty()) std::memcpy(v.data(), s.bytes.data(), v.size() * sizeof(T));
             return v;
         }
@@ -35,7 +35,7 @@ std::vector<T> values_of(const offline::map_contents& m, std::uint32_t tag) {
 std::vector<bool> bits_of(const offline::map_contents& m, std::uint32_t tag) {
     for (const auto& s : m.sections)
         if (s.tag == tag) {
-            std::vector<bool> v(s.count);
+            std::vector<bool> v(static_cast<std::size_t>(s.count));
             for (std::size_t i = 0; i < v.size(); ++i) v[i] = (s.bytes[i / 8] >> (i % 8)) & 1u;
             return v;
         }
