@@ -38,7 +38,7 @@ int run_build(const std::vector<std::string>& argv) {
                           {"--scale", true},         {"--weights", true},     {"--sigmas", true},
                           {"--radial-points", true}, {"--radial-rule", true}, {"--sweeps", true},
                           {"--fft-size", true},      {"--resample-radii", false}, {"--spectral", true},
-                          {"--directions", true},    {"--progress", false}},
+                          {"--directions", true},    {"--progress", false},   {"--haar-rotations", false}},
                          0);
 
     offline::build_options options;
@@ -70,6 +70,7 @@ int run_build(const std::vector<std::string>& argv) {
     options.sweeps = args.u32("--sweeps", options.sweeps);
     options.fft_size = args.u32("--fft-size", options.fft_size);
     options.resample_radii = args.has("--resample-radii");
+    options.haar_rotations = args.has("--haar-rotations");
     options.spectral = args.value_or("--spectral", options.spectral);
     options.directions = args.value_or("--directions", options.directions);
     options.show_progress = args.has("--progress");

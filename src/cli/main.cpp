@@ -53,8 +53,9 @@ method options:
   --sweeps T            SSF index-set optimiser sweeps (default 10)
   --fft-size n          SSF FFT length, a power of two > d/2 (default: the smallest)
   --resample-radii      quadrature: the paper's biased variant (radius resampled until a0 >= 0)
+  --haar-rotations      quadrature: dense Haar rotations instead of butterflies (accuracy reference)
   --spectral S          SRF/GORF spectral model: bessel-1d | signed-mixture (default bessel-1d)
-  --directions D        SRF/GORF directions: dense | butterfly | hadamard (default dense)
+  --directions D        SRF/GORF directions: dense | hadamard (default dense)
   --progress            show optimiser progress on stderr
 )";
 
