@@ -61,6 +61,11 @@ section make_u32_section(std::uint32_t tag, const std::vector<std::uint32_t>& va
 section make_bits_section(std::uint32_t tag, const std::vector<bool>& bits);
 section make_segments_section(const std::vector<format::feature_segment>& segments);
 
+// A segment mapping `count` projections from proj_begin one-to-one onto the features at out_begin, with a
+// scalar scale and weight and no per-argument arrays (set the *_index fields afterwards to use them).
+format::feature_segment make_segment(format::nonlinearity kind, std::uint32_t proj_begin, std::uint32_t count,
+                                     std::uint32_t out_begin, float scale, float weight);
+
 // Builds a map; throws std::invalid_argument with a clear message for impossible options.
 map_contents build_map(const build_options& options);
 

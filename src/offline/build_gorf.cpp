@@ -147,19 +147,8 @@ std::vector<double> unit_directions(unsigned rows, unsigned d, bool orthogonal, 
 }
 
 format::feature_segment cos_sin_segment(unsigned proj_begin, unsigned count, unsigned out_begin, double weight) {
-    format::feature_segment seg{};
-    seg.nonlinearity = static_cast<std::uint32_t>(format::nonlinearity::cos_sin);
-    seg.proj_begin = proj_begin;
-    seg.proj_count = count;
-    seg.arg_count = count;
-    seg.out_begin = out_begin;
-    seg.scale_index = format::no_index;
-    seg.weight_index = format::no_index;
-    seg.phase_index = format::no_index;
-    seg.group_index = format::no_index;
-    seg.scale = 1.0f;
-    seg.weight = static_cast<float>(weight);
-    return seg;
+    return make_segment(format::nonlinearity::cos_sin, proj_begin, count, out_begin, 1.0f,
+                        static_cast<float>(weight));
 }
 
 }  // namespace

@@ -64,18 +64,11 @@ map_contents build_maclaurin(const build_options& o) {
     std::vector<float> dense(std::size_t(rows) * d);
     for (float& v : dense) v = static_cast<float>(signs.rademacher());
 
-    format::feature_segment seg{};
-    seg.nonlinearity = static_cast<std::uint32_t>(format::nonlinearity::product);
-    seg.proj_begin = 0;
-    seg.proj_count = rows;
+    // D products over groups of the `rows` projections, each with its own weight.
+    format::feature_segment seg = make_segment(format::nonlinearity::product, 0, rows, 0, 1.0f, 1.0f);
     seg.arg_count = D;
-    seg.out_begin = 0;
-    seg.scale_index = format::no_index;
     seg.weight_index = 0;
-    seg.phase_index = format::no_index;
     seg.group_index = 0;
-    seg.scale = 1.0f;
-    seg.weight = 1.0f;
 
     map_contents map;
     format::map_meta& m = map.meta;

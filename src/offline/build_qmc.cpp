@@ -53,17 +53,10 @@ map_contents build_qmc(const build_options& o) {
     m.kernel_sigma = gaussian ? o.kernel.sigma : 0.0;
     m.seed = o.seed;
 
-    format::feature_segment seg{};
-    seg.nonlinearity = std::uint32_t(gaussian ? format::nonlinearity::cos_sin
-                                              : arccos_nonlinearity(o.kernel.order));
-    seg.proj_count = p;
-    seg.arg_count = p;
-    seg.scale_index = format::no_index;
-    seg.weight_index = format::no_index;
-    seg.phase_index = format::no_index;
-    seg.group_index = format::no_index;
-    seg.scale = 1.0f;
-    seg.weight = float(gaussian ? 1.0 / std::sqrt(double(p)) : std::sqrt(2.0 / double(p)));
+    const format::feature_segment seg =
+        make_segment(gaussian ? format::nonlinearity::cos_sin : arccos_nonlinearity(o.kernel.order), 0, p, 0,
+                     1.0f,
+                     float(gaussian ? 1.0 / std::sqrt(double(p)) : std::sqrt(2.0 / double(p))));
 
     map.sections.push_back(make_segments_section({seg}));
     map.sections.push_back(make_f32_section(format::tag::dense, w));

@@ -117,23 +117,13 @@ map_contents build_quadrature(const build_options& o) {
     m.kernel_sigma = gaussian ? o.kernel.sigma : 0.0;
     m.seed = o.seed;
 
-    format::feature_segment seg{};
-    if (gaussian) {
-        seg.nonlinearity = std::uint32_t(format::nonlinearity::cos_sin);
-    } else {
-        seg.nonlinearity = std::uint32_t(arccos_nonlinearity(o.kernel.order));
-        seg.flags = format::segment_flag_reflect;
-    }
-    seg.proj_begin = 0;
-    seg.proj_count = std::uint32_t(points);
-    seg.arg_count = std::uint32_t(points);
-    seg.out_begin = 0;
+    // Per-point radii and weights; arccos also writes the reflected points' features.
+    format::feature_segment seg =
+        make_segment(gaussian ? format::nonlinearity::cos_sin : arccos_nonlinearity(o.kernel.order), 0,
+                     std::uint32_t(points), 0, 1.0f, 1.0f);
+    if (!gaussian) seg.flags = format::segment_flag_reflect;
     seg.scale_index = 0;
     seg.weight_index = 0;
-    seg.phase_index = format::no_index;
-    seg.group_index = format::no_index;
-    seg.scale = 1.0f;
-    seg.weight = 1.0f;
 
     map.sections.push_back(make_segments_section({seg}));
     map.sections.push_back(make_f32_section(format::tag::scales, scales));

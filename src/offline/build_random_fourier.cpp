@@ -11,6 +11,7 @@
 
 #include "offline/builders.hpp"
 #include "offline/random.hpp"
+#include "offline/spectral_options.hpp"
 
 namespace kfm::offline {
 
@@ -76,14 +77,6 @@ std::vector<double> sample_directions(unsigned rows, unsigned d, bool orthogonal
     return w;
 }
 
-format::nonlinearity arccos_nonlinearity(unsigned order) {
-    switch (order) {
-        case 0: return format::nonlinearity::step;
-        case 1: return format::nonlinearity::relu;
-        default: return format::nonlinearity::relu2;
-    }
-}
-
 }  // namespace
 
 map_contents build_random_fourier(const build_options& o) {
@@ -106,19 +99,10 @@ map_contents build_random_fourier(const build_options& o) {
     std::vector<float> dense(w.size());
     for (std::size_t i = 0; i < w.size(); ++i) dense[i] = static_cast<float>(w[i] * inv_sigma);
 
-    format::feature_segment seg{};
-    seg.flags = 0;
-    seg.proj_begin = 0;
-    seg.proj_count = projections;
-    seg.arg_count = projections;
-    seg.out_begin = 0;
-    seg.scale_index = format::no_index;
-    seg.weight_index = format::no_index;
-    seg.phase_index = format::no_index;
-    seg.group_index = format::no_index;
-    seg.scale = 1.0f;
-    // Paired: phi = (D/2)^{-1/2} [cos; sin]. Phase and arccos: phi = sqrt(2/D) f(.).
-    seg.weight = static_cast<float>(std::sqrt(2.0 / output_dim));
+    // Paired: phi = (D/2)^{-1/2} [cos; sin]. Phase and arccos: phi = sqrt(2/D) f(.). The nonlinearity is
+    // chosen with the output convention below.
+    format::feature_segment seg = make_segment(format::nonlinearity::cos_sin, 0, projections, 0, 1.0f,
+                                               static_cast<float>(std::sqrt(2.0 / output_dim)));
 
     map_contents map;
     format::map_meta& m = map.meta;

@@ -82,18 +82,9 @@ map_contents build_srf(const build_options& o) {
         }
     }
 
-    format::feature_segment seg{};
-    seg.nonlinearity = static_cast<std::uint32_t>(format::nonlinearity::cos_phase);
-    seg.proj_begin = 0;
-    seg.proj_count = D;
-    seg.arg_count = D;
-    seg.out_begin = 0;
-    seg.scale_index = format::no_index;
-    seg.weight_index = format::no_index;
+    format::feature_segment seg = make_segment(format::nonlinearity::cos_phase, 0, D, 0, 1.0f,
+                                               static_cast<float>(std::sqrt(2.0 * fit.mass / D)));
     seg.phase_index = 0;
-    seg.group_index = format::no_index;
-    seg.scale = 1.0f;
-    seg.weight = static_cast<float>(std::sqrt(2.0 * fit.mass / D));
 
     map_contents map;
     format::map_meta& m = map.meta;

@@ -17,6 +17,7 @@
 #include "kernels/kernel_table.hpp"
 #include "offline/builders.hpp"
 #include "offline/random.hpp"
+#include "offline/spectral_options.hpp"
 #include "offline/ssf_energy.hpp"
 
 namespace kfm::offline {
@@ -34,25 +35,6 @@ unsigned log2_exact(unsigned n) {
     unsigned l = 0;
     while ((1u << l) < n) ++l;
     return l;
-}
-
-format::nonlinearity arccos_nonlinearity(unsigned order) {
-    switch (order) {
-        case 0: return format::nonlinearity::step;
-        case 1: return format::nonlinearity::relu;
-        default: return format::nonlinearity::relu2;
-    }
-}
-
-format::feature_segment base_segment() {
-    format::feature_segment s{};
-    s.scale_index = format::no_index;
-    s.weight_index = format::no_index;
-    s.phase_index = format::no_index;
-    s.group_index = format::no_index;
-    s.scale = 1.0f;
-    s.weight = 1.0f;
-    return s;
 }
 
 }  // namespace
@@ -135,14 +117,9 @@ map_contents build_ssf(const build_options& o) {
         if (o.radial_rule == "midpoint") {
             // One segment per radial point with a scalar scale: no per-point storage.
             for (unsigned j = 0; j < radial; ++j) {
-                format::feature_segment s = base_segment();
-                s.nonlinearity = static_cast<std::uint32_t>(format::nonlinearity::cos_sin);
-                s.proj_count = p;
-                s.arg_count = p;
-                s.out_begin = 2 * j * p;
-                s.scale = static_cast<float>(radius((j + 0.5) / radial) / o.kernel.sigma);
-                s.weight = weight;
-                segments.push_back(s);
+                segments.push_back(make_segment(format::nonlinearity::cos_sin, 0, p, 2 * j * p,
+                                                static_cast<float>(radius((j + 0.5) / radial) / o.kernel.sigma),
+                                                weight));
             }
         } else {
             // u_ij = (j + U_i) / M with one U_i per point: unbiased, and points stay independent.
@@ -154,12 +131,9 @@ map_contents build_ssf(const build_options& o) {
                 for (unsigned j = 0; j < radial; ++j)
                     scales[std::size_t(j) * p + i] = static_cast<float>(radius((j + u) / radial) / o.kernel.sigma);
             }
-            format::feature_segment s = base_segment();
-            s.nonlinearity = static_cast<std::uint32_t>(format::nonlinearity::cos_sin);
-            s.proj_count = p;
-            s.arg_count = radial * p;
+            format::feature_segment s = make_segment(format::nonlinearity::cos_sin, 0, p, 0, 1.0f, weight);
+            s.arg_count = radial * p;  // radial passes over the projections, each with its own scales
             s.scale_index = 0;
-            s.weight = weight;
             segments.push_back(s);
         }
     } else {
@@ -168,12 +142,9 @@ map_contents build_ssf(const build_options& o) {
         meta.kernel_order = o.kernel.order;
         const double dd = work_dim;
         const double c_b = o.kernel.order == 0 ? 2.0 : o.kernel.order == 1 ? 2.0 * dd : 2.0 * dd * (dd + 2.0);
-        format::feature_segment s = base_segment();
-        s.nonlinearity = static_cast<std::uint32_t>(arccos_nonlinearity(o.kernel.order));
+        format::feature_segment s = make_segment(arccos_nonlinearity(o.kernel.order), 0, p, 0, 1.0f,
+                                                 static_cast<float>(std::sqrt(c_b / (2.0 * double(points)))));
         s.flags = format::segment_flag_reflect;
-        s.proj_count = p;
-        s.arg_count = p;
-        s.weight = static_cast<float>(std::sqrt(c_b / (2.0 * double(points))));
         segments.push_back(s);
     }
 

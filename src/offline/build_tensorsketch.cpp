@@ -50,18 +50,8 @@ map_contents build_tensorsketch(const build_options& o) {
     std::vector<float> twiddles(kfm::detail::fft_twiddle_floats(log2));
     kfm::detail::fft_make_twiddles(log2, twiddles.data());
 
-    format::feature_segment seg{};
-    seg.nonlinearity = static_cast<std::uint32_t>(format::nonlinearity::identity);
-    seg.proj_begin = 0;
-    seg.proj_count = sketch;
-    seg.arg_count = sketch;
-    seg.out_begin = 0;
-    seg.scale_index = format::no_index;
-    seg.weight_index = format::no_index;
-    seg.phase_index = format::no_index;
-    seg.group_index = format::no_index;
-    seg.scale = 1.0f;
-    seg.weight = static_cast<float>(std::sqrt(alpha));
+    const format::feature_segment seg = make_segment(format::nonlinearity::identity, 0, sketch, 0, 1.0f,
+                                                     static_cast<float>(std::sqrt(alpha)));
 
     map_contents map;
     format::map_meta& m = map.meta;

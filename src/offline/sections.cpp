@@ -42,6 +42,23 @@ section make_bits_section(std::uint32_t tag, const std::vector<bool>& bits) {
     return s;
 }
 
+format::feature_segment make_segment(format::nonlinearity kind, std::uint32_t proj_begin, std::uint32_t count,
+                                     std::uint32_t out_begin, float scale, float weight) {
+    format::feature_segment seg{};
+    seg.nonlinearity = static_cast<std::uint32_t>(kind);
+    seg.proj_begin = proj_begin;
+    seg.proj_count = count;
+    seg.arg_count = count;
+    seg.out_begin = out_begin;
+    seg.scale_index = format::no_index;
+    seg.weight_index = format::no_index;
+    seg.phase_index = format::no_index;
+    seg.group_index = format::no_index;
+    seg.scale = scale;
+    seg.weight = weight;
+    return seg;
+}
+
 section make_segments_section(const std::vector<format::feature_segment>& segments) {
     section s;
     s.tag = format::tag::segments;

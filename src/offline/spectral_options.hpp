@@ -1,5 +1,5 @@
-// Option checks and feature-count rules shared by the quadrature-family builders (quadrature, sorf,
-// qmc): all of them serve the gaussian and arccos 0/1/2 kernels.
+// Option checks and feature-count rules shared by the builders of the gaussian and arc-cosine kernels
+// (rff, orf, ssf, quadrature, sorf, qmc).
 #pragma once
 #include <cstdint>
 

@@ -15,23 +15,13 @@
 #include "kfm/offline.hpp"
 #include "offline/evaluate.hpp"
 #include "offline/npy.hpp"
+#include "common/datasets.hpp"
 
 using namespace kfm;
 
 namespace {
 
 constexpr unsigned sample_rows = 550;
-
-// LETTER rescaled (x+1)/2 to [0,1]; USPS divided by the maximum of its training split (stored [0,2]).
-bool load(const std::string& name, offline::npy_array* out) {
-    const std::string path = std::string(KFM_SHARED_DATA_DIR) + "/" + name + "/X_train.npy";
-    if (!std::filesystem::exists(path)) return false;
-    *out = offline::read_npy(path);
-    float max = 0.0f;
-    for (float v : out->data) max = std::max(max, v);
-    for (float& v : out->data) v = name == "letter" ? (v + 1.0f) / 2.0f : v / max;
-    return true;
-}
 
 // Outputs for n: gaussian 2n(d+1) points with cos/sin (4n(d+1) outputs, quadrature: 2n rules); arccos
 // 2n(d+1) outputs (quadrature: n rules plus reflections).
@@ -75,7 +65,7 @@ double ratio_rff_over_quadrature(const offline::npy_array& data, format::kernel 
 
 TEST_CASE("quadrature repro: LETTER, n = 1, RFF/quadrature error ratio (paper: 23 gaussian, 33 arccos 1)") {
     offline::npy_array letter;
-    if (!load("letter", &letter)) {
+    if (!test::load_quffka_scaled("letter", &letter)) {
         MESSAGE("skipped: " KFM_SHARED_DATA_DIR "/letter is absent");
         return;
     }
@@ -85,7 +75,7 @@ TEST_CASE("quadrature repro: LETTER, n = 1, RFF/quadrature error ratio (paper: 2
 
 TEST_CASE("quadrature repro: USPS, n = 1, arccos 1 RFF/quadrature error ratio (paper: 8.3)") {
     offline::npy_array usps;
-    if (!load("usps", &usps)) {
+    if (!test::load_quffka_scaled("usps", &usps)) {
         MESSAGE("skipped: " KFM_SHARED_DATA_DIR "/usps is absent");
         return;
     }
@@ -105,7 +95,7 @@ TEST_CASE("quadrature results table" * doctest::skip()) {
     for (const char* name : {"letter", "usps"}) {
         if (only_data != nullptr && std::string(only_data) != name) continue;
         offline::npy_array data;
-        if (!load(name, &data)) {
+        if (!test::load_quffka_scaled(name, &data)) {
             MESSAGE("skipped: ", name, " is absent");
             continue;
         }

@@ -16,23 +16,13 @@
 #include "kfm/offline.hpp"
 #include "offline/evaluate.hpp"
 #include "offline/npy.hpp"
+#include "common/datasets.hpp"
 
 using namespace kfm;
 
 namespace {
 
 constexpr unsigned sample_rows = 550;
-
-// LETTER rescaled (x+1)/2 to [0,1]; USPS divided by the maximum of its training split (stored [0,2]).
-bool load_scaled(const std::string& name, offline::npy_array* out) {
-    const std::string path = std::string(KFM_SHARED_DATA_DIR) + "/" + name + "/X_train.npy";
-    if (!std::filesystem::exists(path)) return false;
-    *out = offline::read_npy(path);
-    float max = 0.0f;
-    for (float v : out->data) max = std::max(max, v);
-    for (float& v : out->data) v = name == "letter" ? (v + 1.0f) / 2.0f : v / max;
-    return true;
-}
 
 struct setting {
     format::method method;
@@ -65,7 +55,7 @@ double mean_error(const offline::npy_array& data, const setting& s, unsigned fea
 
 void check_ratios(const std::string& name, unsigned features_per_dim, unsigned runs) {
     offline::npy_array data;
-    if (!load_scaled(name, &data)) {
+    if (!test::load_quffka_scaled(name, &data)) {
         MESSAGE("skipped: " << KFM_SHARED_DATA_DIR << "/" << name << " is absent");
         return;
     }
@@ -93,7 +83,7 @@ TEST_CASE("ssf repro: USPS, SSF error at most 1/2 (gaussian) and 1/3 (arccos 1) 
 TEST_CASE("ssf results table" * doctest::skip()) {
     for (const char* name : {"letter", "usps"}) {
         offline::npy_array data;
-        if (!load_scaled(name, &data)) continue;
+        if (!test::load_quffka_scaled(name, &data)) continue;
         const unsigned d = unsigned(data.cols);
         std::printf("\n%s (d = %u), mean relative Frobenius error over 3 runs\n", name, d);
         std::printf("| D/d | rff gauss | ssf mid M=1 | ssf shifted M=1 | ssf shifted M=4 | rff arccos1 | ssf arccos1 |\n");
