@@ -2,7 +2,8 @@
 // setting, p = 3, a = 4): map/srf (dense gemv D x d + cos), map/tensorsketch (p count sketches + p FFTs of
 // length D), map/maclaurin (about D Rademacher rows + products), map/gorf (delta-gaussian, D/2 x d gemv +
 // cos/sin; at d = 4096 map/grff, same runtime cost, because Haar QR of a 4096 x 4096 block is slow to set
-// up); map/srf-hadamard and map/gorf-hadamard use structured directions. Paper's claim: SRF faster than
+// up); map/srf-hadamard, map/gorf-hadamard, map/srf-butterfly and map/gorf-butterfly use structured
+// directions. Paper's claim: SRF faster than
 // TensorSketch up to D ~ 4000 at d = D.
 #include "kfm/offline.hpp"
 #include "map_bench.hpp"
@@ -38,6 +39,8 @@ const bool registered = [] {
         // Structured directions (H D1 H D2 H D3 blocks): target 10x faster than dense at d = 1024.
         register_map_benchmarks("srf-hadamard", d, D, [=] { return poly_map(method::srf, d, D, "hadamard"); });
         register_map_benchmarks("gorf-hadamard", d, D, [=] { return poly_map(method::gorf, d, D, "hadamard"); });
+        register_map_benchmarks("srf-butterfly", d, D, [=] { return poly_map(method::srf, d, D, "butterfly"); });
+        register_map_benchmarks("gorf-butterfly", d, D, [=] { return poly_map(method::gorf, d, D, "butterfly"); });
         if (d < 4096)
             register_map_benchmarks("gorf", d, D, [=] { return poly_map(method::gorf, d, D); });
         else

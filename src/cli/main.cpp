@@ -55,7 +55,7 @@ method options:
   --resample-radii      quadrature: the paper's biased variant (radius resampled until a0 >= 0)
   --haar-rotations      quadrature: dense Haar rotations instead of butterflies (accuracy reference)
   --spectral S          SRF/GORF spectral model: bessel-1d | signed-mixture (default bessel-1d)
-  --directions D        SRF/GORF directions: dense | hadamard (default dense)
+  --directions D        SRF/GORF directions: dense | hadamard | butterfly (default dense)
   --progress            show optimiser progress on stderr
 )";
 

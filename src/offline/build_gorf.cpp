@@ -3,7 +3,8 @@
 //   phi = s^{-1/2} [sqrt(m+) cos(W+ x), sqrt(m+) sin(W+ x) | sqrt(m-) cos(W- x), sqrt(m-) sin(W- x)]
 // with the last 2s outputs of signature -1 (negative_dim), so D = 4s. GRFF draws directions iid;
 // GORF takes all 2s directions from shared Haar-orthogonal d x d blocks (rows of W+ first, then W-),
-// or with --directions hadamard from stacked H D1 H D2 H D3 blocks (structured_directions.hpp).
+// or with --directions hadamard|butterfly from stacked H D1 H D2 H D3 blocks or butterfly networks
+// (structured_directions.hpp).
 // Radii: delta-gaussian and the signed-mixture model are Gaussian mixtures split by coefficient sign
 // (component chosen by |c_i|, radius chi(d)/sigma_i); bessel-1d samples the paper's tabulated density.
 // method_flags bit 0 records the signed-mixture spectral model of the polynomial kernel.
@@ -108,9 +109,11 @@ void validate(const build_options& o) {
             throw std::invalid_argument(name + ": kernel '" + kernel_name(k.kind) +
                                         "' is not supported (delta-gaussian or polynomial-sphere)");
     }
-    if (o.directions != "dense" && !(o.directions == "hadamard" && o.method == format::method::gorf))
+    const bool structured = o.directions == "hadamard" || o.directions == "butterfly";
+    if (o.directions != "dense" && !(structured && o.method == format::method::gorf))
         throw std::invalid_argument(name + ": directions '" + o.directions + "' are not available (" +
-                                    (o.method == format::method::gorf ? "dense or hadamard" : "dense: GRFF is iid") + ")");
+                                    (o.method == format::method::gorf ? "dense, hadamard or butterfly"
+                                                                      : "dense: GRFF is iid") + ")");
 }
 
 signed_law spectral_law(const build_options& o) {
@@ -167,12 +170,12 @@ map_contents build_gorf(const build_options& o) {
     std::vector<double> radii(2 * s);
     for (unsigned i = 0; i < 2 * s; ++i)
         radii[i] = i < s ? law.positive.sample(radii_pos, d) : law.negative.sample(radii_neg, d);
-    const bool hadamard = o.directions == "hadamard";
+    const bool structured = o.directions != "dense";
     std::vector<float> dense, scales;
-    hadamard_directions h;
-    if (hadamard) {
-        h = make_hadamard_directions(d, 2 * s, derive(o.seed, stream_directions));
-        for (double r : radii) scales.push_back(static_cast<float>(r * h.row_scale));
+    structured_directions h;
+    if (structured) {
+        h = make_structured_directions(o.directions, d, 2 * s, derive(o.seed, stream_directions));
+        for (double r : radii) scales.push_back(static_cast<float>(r * h.row_scale()));
     } else {
         const std::vector<double> u = unit_directions(2 * s, d, o.method == format::method::gorf, o.seed);
         dense.resize(u.size());
@@ -207,15 +210,15 @@ map_contents build_gorf(const build_options& o) {
     std::vector<format::feature_segment> segments = {
         cos_sin_segment(0, s, 0, std::sqrt(law.positive_mass / s)),
         cos_sin_segment(s, s, 2 * s, std::sqrt(law.negative_mass / s))};
-    if (hadamard) {
-        set_hadamard_projection(m, h, 2 * s);
+    if (structured) {
+        set_structured_projection(m, h, d, 2 * s);
         segments[0].scale_index = 0;  // per-row radii
         segments[1].scale_index = s;
     }
     map.sections.push_back(make_segments_section(segments));
     if (!kernel_params.empty()) map.sections.push_back(make_f64_section(format::tag::kernel_params, kernel_params));
-    if (hadamard) {
-        map.sections.push_back(make_bits_section(format::tag::signs, h.signs));
+    if (structured) {
+        add_direction_sections(map.sections, h);
         map.sections.push_back(make_f32_section(format::tag::scales, scales));
     } else {
         map.sections.push_back(make_f32_section(format::tag::dense, dense));

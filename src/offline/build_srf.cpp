@@ -2,7 +2,8 @@
 // 2015): radii from the fitted positive-projected surrogate (srf_fit.hpp) by inverse CDF, directions
 // uniform on the sphere, phases uniform; phi = sqrt(2 K^(0) / D) cos(r u.x + b) on unit-normalised x
 // (the K^(0) factor makes the estimator unbiased for the surrogate K^ rather than for K^ / K^(0)).
-// --directions hadamard replaces the dense directions by stacked H D1 H D2 H D3 blocks (O(D log d)).
+// --directions hadamard|butterfly replaces the dense directions by stacked H D1 H D2 H D3 blocks or
+// butterfly networks (O(D log d)).
 // The fit depends only on (d, p, a) and takes seconds, so it is cached for the life of the process.
 #include <cmath>
 #include <map>
@@ -52,8 +53,9 @@ map_contents build_srf(const build_options& o) {
     if (k.degree < 1 || k.degree > 100) throw std::invalid_argument("srf: polynomial-sphere degree must be in 1..100");
     if (!(k.scale >= 2.0) || !std::isfinite(k.scale))
         throw std::invalid_argument("srf: polynomial-sphere scale a must be finite and at least 2");
-    if (o.directions != "dense" && o.directions != "hadamard")
-        throw std::invalid_argument("srf: directions '" + o.directions + "' are not available (dense or hadamard)");
+    if (o.directions != "dense" && o.directions != "hadamard" && o.directions != "butterfly")
+        throw std::invalid_argument("srf: directions '" + o.directions +
+                                    "' are not available (dense, hadamard or butterfly)");
     const unsigned d = o.input_dim, D = o.features;
     const srf_surrogate& fit = cached_surrogate(d, k.degree, k.scale);
     const tabulated_density radii = fit.radius_law();
@@ -66,12 +68,12 @@ map_contents build_srf(const build_options& o) {
         r[i] = radii.sample(rad);
         phases[i] = static_cast<float>(2.0 * std::numbers::pi * ph.uniform());
     }
-    const bool hadamard = o.directions == "hadamard";
+    const bool structured = o.directions != "dense";
     std::vector<float> dense, scales;
-    hadamard_directions h;
-    if (hadamard) {
-        h = make_hadamard_directions(d, D, derive(o.seed, stream_directions));
-        for (double v : r) scales.push_back(static_cast<float>(v * h.row_scale));
+    structured_directions h;
+    if (structured) {
+        h = make_structured_directions(o.directions, d, D, derive(o.seed, stream_directions));
+        for (double v : r) scales.push_back(static_cast<float>(v * h.row_scale()));
     } else {
         rng dirs(derive(o.seed, stream_directions));
         dense.resize(std::size_t(D) * d);
@@ -100,13 +102,13 @@ map_contents build_srf(const build_options& o) {
     m.kernel_order = k.degree;
     m.kernel_scale = k.scale;
     m.seed = o.seed;
-    if (hadamard) {
-        set_hadamard_projection(m, h, D);
+    if (structured) {
+        set_structured_projection(m, h, d, D);
         seg.scale_index = 0;  // per-feature radii
     }
     map.sections.push_back(make_segments_section({seg}));
-    if (hadamard) {
-        map.sections.push_back(make_bits_section(format::tag::signs, h.signs));
+    if (structured) {
+        add_direction_sections(map.sections, h);
         map.sections.push_back(make_f32_section(format::tag::scales, scales));
     } else {
         map.sections.push_back(make_f32_section(format::tag::dense, dense));

@@ -1,9 +1,10 @@
-// Sign diagonals of the hadamard direction blocks shared by the GORF and SRF builders.
+// Sign diagonals of the hadamard direction blocks and butterfly networks shared by the GORF and SRF builders.
 #include "offline/structured_directions.hpp"
 
 #include <cmath>
 #include <stdexcept>
 
+#include "offline/butterfly_angles.hpp"
 #include "offline/random.hpp"
 
 namespace kfm::offline {
@@ -30,6 +31,60 @@ void set_hadamard_projection(format::map_meta& m, const hadamard_directions& h, 
     m.block_count = h.blocks;
     m.block_size = h.d2;
     m.repeats = 3;
+}
+
+butterfly_directions make_butterfly_directions(unsigned d, std::uint32_t rows, std::uint64_t seed) {
+    if (d == 0 || rows == 0 || d > (1u << 24)) throw std::invalid_argument("butterfly directions: bad dimensions");
+    butterfly_directions b;
+    b.d2 = std::uint32_t(1) << butterfly_log2_size(d);
+    b.blocks = (rows + d - 1) / d;
+    rng r(seed);
+    for (std::uint32_t k = 0; k < b.blocks; ++k) {
+        const auto cs = butterfly_cos_sin(d, r);
+        const auto perm = random_permutation(d, r);
+        b.cos_sin.insert(b.cos_sin.end(), cs.begin(), cs.end());
+        b.permutation.insert(b.permutation.end(), perm.begin(), perm.end());
+    }
+    return b;
+}
+
+void set_butterfly_projection(format::map_meta& m, const butterfly_directions& b, unsigned d, std::uint32_t rows) {
+    m.projection = static_cast<std::uint32_t>(format::projection::butterfly_blocks);
+    m.work_dim = d;
+    m.projection_dim = rows;
+    m.block_count = b.blocks;
+    m.block_size = b.d2;
+    m.repeats = butterfly_repeats;
+}
+
+structured_directions make_structured_directions(const std::string& kind, unsigned d, std::uint32_t rows,
+                                                 std::uint64_t seed) {
+    structured_directions s;
+    if (kind == "hadamard") {
+        s.hadamard = make_hadamard_directions(d, rows, seed);
+    } else if (kind == "butterfly") {
+        s.butterfly = true;
+        s.network = make_butterfly_directions(d, rows, seed);
+    } else {
+        throw std::invalid_argument("structured directions: unknown kind '" + kind + "'");
+    }
+    return s;
+}
+
+void set_structured_projection(format::map_meta& m, const structured_directions& s, unsigned d, std::uint32_t rows) {
+    if (s.butterfly)
+        set_butterfly_projection(m, s.network, d, rows);
+    else
+        set_hadamard_projection(m, s.hadamard, rows);
+}
+
+void add_direction_sections(std::vector<section>& sections, const structured_directions& s) {
+    if (s.butterfly) {
+        sections.push_back(make_f32_section(format::tag::butterfly, s.network.cos_sin));
+        sections.push_back(make_u32_section(format::tag::permutation, s.network.permutation));
+    } else {
+        sections.push_back(make_bits_section(format::tag::signs, s.hadamard.signs));
+    }
 }
 
 }  // namespace kfm::offline

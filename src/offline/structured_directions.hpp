@@ -1,12 +1,16 @@
-// Structured orthogonal directions for GORF and SRF (--directions hadamard): stacked blocks
+// Structured orthogonal directions for GORF and SRF. --directions hadamard: stacked blocks
 // H D1 H D2 H D3 on x padded to d2 = 2^ceil(log2 d) (the runtime's hadamard projection), whose rows are
 // orthonormal in R^d2. The radii go to the per-argument scales section, times sqrt(d2/d) so a row
 // restricted to the d real coordinates has unit norm on average (exactly when d is a power of two).
+// --directions butterfly: stacked butterfly networks M_k (butterfly_angles.hpp; the runtime's
+// butterfly_blocks projection), orthogonal d x d, so their rows are exactly unit (row scale 1).
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "kfm/format.hpp"
+#include "kfm/offline.hpp"
 
 namespace kfm::offline {
 
@@ -21,5 +25,32 @@ hadamard_directions make_hadamard_directions(unsigned d, std::uint32_t rows, std
 
 // Fills the projection fields of the meta record for these directions and `rows` projections.
 void set_hadamard_projection(format::map_meta& meta, const hadamard_directions& h, std::uint32_t rows);
+
+struct butterfly_directions {
+    std::uint32_t d2 = 0;                 // block_size: 2^ceil(log2 d)
+    std::uint32_t blocks = 0;             // ceil(rows / d)
+    std::vector<float> cos_sin;           // BFLY section: 2*(d2-1) floats per block
+    std::vector<std::uint32_t> permutation;  // PERM section: d indices per block
+};
+
+butterfly_directions make_butterfly_directions(unsigned d, std::uint32_t rows, std::uint64_t seed);
+
+void set_butterfly_projection(format::map_meta& meta, const butterfly_directions& b, unsigned d, std::uint32_t rows);
+
+// The non-dense directions a builder was asked for: kind "hadamard" or "butterfly".
+struct structured_directions {
+    bool butterfly = false;
+    hadamard_directions hadamard;
+    butterfly_directions network;
+    // Factor applied to each radius in the scales section.
+    double row_scale() const { return butterfly ? 1.0 : hadamard.row_scale; }
+};
+
+structured_directions make_structured_directions(const std::string& kind, unsigned d, std::uint32_t rows,
+                                                 std::uint64_t seed);
+void set_structured_projection(format::map_meta& meta, const structured_directions& s, unsigned d,
+                               std::uint32_t rows);
+// Appends the direction sections (SIGN, or BFLY and PERM).
+void add_direction_sections(std::vector<section>& sections, const structured_directions& s);
 
 }  // namespace kfm::offline

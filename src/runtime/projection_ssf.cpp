@@ -87,8 +87,9 @@ void ssf_apply(const map_view& map, const float* x, float* t, float* scratch) {
             im[map.indices[l]] = flip(norm * x[half + l], bits, bit0 + half + l);
         }
         const std::size_t begin = std::size_t(b) * 2 * n;
-        const std::size_t count = m.projection_dim - begin < 2ull * n ? m.projection_dim - begin : 2ull * n;
-        if (count == 2ull * n) {
+        const std::size_t block = std::size_t(2) * n;
+        const std::size_t count = m.projection_dim - begin < block ? m.projection_dim - begin : block;
+        if (count == block) {
             map.kernels->fft(re, im, t + begin, t + begin + n, log2_n, map.twiddles, false);
         } else {  // the truncated last block: transform in the scratch, keep the first `count`
             map.kernels->fft(re, im, re, im, log2_n, map.twiddles, false);

@@ -149,6 +149,8 @@ TEST_CASE("gorf repro: GORF beats GRFF at s = d on letter, ijcnn1, usps; signed-
             {"delta GRFF", kfm::format::method::grff, delta_gaussian(), "bessel-1d", 0.0, "dense", {}},
             {"delta GORF", kfm::format::method::gorf, delta_gaussian(), "bessel-1d", 0.0, "dense", {}},
             {"delta GORF hadamard", kfm::format::method::gorf, delta_gaussian(), "bessel-1d", 0.0, "hadamard", {}},
+            {"delta GORF butterfly", kfm::format::method::gorf, delta_gaussian(), "bessel-1d", 0.0, "butterfly", {}},
+            {"poly GORF bessel-1d butterfly", kfm::format::method::gorf, polynomial(1, 3.0), "bessel-1d", 1.0, "butterfly", {}},
         };
         for (unsigned run = 0; run < R; ++run) {
             // The same sample for every variant of a run (paired comparison).
@@ -180,6 +182,8 @@ TEST_CASE("gorf repro: GORF beats GRFF at s = d on letter, ijcnn1, usps; signed-
         CHECK(mean[4] < mean[3]);  // delta-gaussian: GORF < GRFF
         CHECK(mean[2] <= mean[1]); // signed-mixture at least as good as bessel-1d
         CHECK(mean[5] < mean[3]);  // structured (hadamard) GORF still beats iid GRFF
+        CHECK(mean[6] < mean[3]);  // and so does butterfly GORF, for both kernels
+        CHECK(mean[7] < mean[0]);
     }
 }
 

@@ -2,7 +2,9 @@
 // (build_map -> serialize -> open -> transform -> kernel_estimate): GORF and GRFF with the delta-gaussian
 // kernel (exact Jordan split) and with the signed-mixture model (unbiased for its fitted surrogate),
 // TensorSketch and Random Maclaurin (unbiased for the polynomial kernel), SRF (unbiased for its
-// positive-projected surrogate, which is within its fit error of the kernel).
+// positive-projected surrogate, which is within its fit error of the kernel). GORF with butterfly
+// directions is only approximately unbiased (the butterfly network is not Haar): its measured bias bounds
+// the allowance of that test.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -43,8 +45,10 @@ double distance(const std::vector<float>& x, const std::vector<float>& y) {
     return std::sqrt(s);
 }
 
-// For each pair, the estimates over `seeds` maps; checks the mean's 99.9% interval contains target(x, y).
-void check_unbiased(build_options o, const std::function<double(const std::vector<float>&, const std::vector<float>&)>& target) {
+// For each pair, the estimates over `seeds` maps; checks the mean's 99.9% interval contains target(x, y),
+// widened by `bias_allowance` for maps known to be biased by that much at most.
+void check_unbiased(build_options o, const std::function<double(const std::vector<float>&, const std::vector<float>&)>& target,
+                    double bias_allowance = 0.0) {
     const auto pts = unit_pairs();
     for (int pair = 0; pair < 3; ++pair) {
         const auto& x = pts[2 * pair];
@@ -59,7 +63,7 @@ void check_unbiased(build_options o, const std::function<double(const std::vecto
         const double want = target(x, y);
         INFO(kfm::offline::method_name(o.method) << " pair " << pair << " |x-y| = " << distance(x, y) << ": mean "
                                                   << ci.mean << " +- " << ci.half_width << ", target " << want);
-        CHECK(ci.contains(want));
+        CHECK(std::fabs(ci.mean - want) <= ci.half_width + bias_allowance);
         CHECK(ci.half_width < 0.1);  // the test has power
     }
 }
@@ -119,4 +123,22 @@ TEST_CASE("srf: unbiased for its surrogate, which is within the fit error of the
         CHECK(std::fabs(k - kfm::test::exact(o.kernel, x, y)) <= fit.max_abs_error + 2e-3);
         return k;
     });
+}
+
+TEST_CASE("gorf: delta-gaussian with butterfly directions, unbiased up to the butterfly's measured bias") {
+    build_options o;
+    o.method = kfm::format::method::gorf;
+    o.directions = "butterfly";
+    o.kernel.kind = kfm::format::kernel::delta_gaussian;
+    o.kernel.weights = {1.0, -1.0};
+    o.kernel.sigmas = {1.0, 10.0};
+    o.input_dim = dim;
+    o.features = 24;  // s = 6 = d: one full butterfly block per sign
+    // Bias measured once with 200 000 seeds on these pairs (99.9% intervals of mean - exact): butterfly
+    // -0.00003 +- 0.00012, +0.00097 +- 0.00109, +0.00109 +- 0.00148; dense GORF +0.00002 +- 0.00012,
+    // -0.00029 +- 0.00109, +0.00039 +- 0.00148. So |bias| < 0.0026 here; the allowance rounds that up. It
+    // is far below what a wrong radius scale or row norm would give (the intervals here are about +-0.02).
+    constexpr double butterfly_bias_allowance = 0.003;
+    check_unbiased(o, [&](const auto& x, const auto& y) { return kfm::test::exact(o.kernel, x, y); },
+                   butterfly_bias_allowance);
 }
