@@ -2,13 +2,17 @@
 // architecture A. Level h (block size 2h, h = 1 .. d2/2) rotates the pairs (s+i, s+i+h) of the block at s
 // by the angle with index s+h-1: y_i = c x_i + s x_{i+h}, y_{i+h} = -s x_i + c x_{i+h}. Pairs whose
 // partner index is >= d pass through, so d need not be a power of two and x is never padded.
-// Levels with h >= lanes are contiguous vector loops with the block's (c, s) broadcast; levels with
-// h < lanes run inside one register (lane swizzle for the partner, per-lane (c, s) swizzled from two
-// contiguous loads), all of them
-// fused in one pass over each full register of x; the ragged tail uses the scalar loop.
+// Levels with h >= lanes are contiguous vector loops with the block's (c, s) broadcast, fused two at a
+// time (radix-4: four rows, both levels in registers, one pass over memory per pair). Levels with
+// h < lanes run inside one register (lane swizzle for the partner, per-lane (c, s) picked by one blend
+// and one swizzle from two contiguous loads), all of them fused in one pass over x that works on several
+// registers at once (independent dependency chains); the ragged tail uses the scalar loop. On AVX2 /
+// AVX-512 the permutation is a hardware gather, and each later repeat reads the gathered scratch directly
+// (no copy back into x between repeats).
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "kernels/vec.hpp"
 
@@ -43,77 +47,168 @@ inline void butterfly_level(float* x, std::size_t d, std::size_t h, const float*
     }
 }
 
+// Levels h and 2h (h >= lanes, a multiple of lanes) fused in one pass: each block of 4h holds four rows
+// a, b, c, e of h floats; level h rotates (a, b) and (c, e), level 2h rotates (a, c) and (b, e), all in
+// registers, with the same operations and order as two butterfly_level calls (so the results are
+// identical). Forward applies level h first; the transpose applies level 2h first. A block that reaches
+// past d falls back to the separate levels.
+template <class V>
+inline void butterfly_level_pair(float* x, std::size_t d, std::size_t h, const float* cs,
+                                 bool transpose) noexcept {
+    constexpr std::size_t W = lanes<V>;
+    if constexpr (W > 1) {
+        if (h < W) return butterfly_level_pair<scalar_arch>(x, d, h, cs, transpose);  // d < lanes
+    }
+    const std::size_t q = 4 * h;
+    for (std::size_t s = 0; s + h < d; s += q) {
+        if (s + q > d) {
+            if (!transpose) {
+                butterfly_level<V>(x, d, h, cs, s, s + q, false);
+                butterfly_level<V>(x, d, 2 * h, cs, s, s + q, false);
+            } else {
+                butterfly_level<V>(x, d, 2 * h, cs, s, s + q, true);
+                butterfly_level<V>(x, d, h, cs, s, s + q, true);
+            }
+            continue;
+        }
+        const float sg = transpose ? -1.0f : 1.0f;
+        // angle indices: level h blocks at s and s + 2h, level 2h block at s
+        const vf<V> c0(cs[2 * (s + h - 1)]), s0(sg * cs[2 * (s + h - 1) + 1]);
+        const vf<V> c1(cs[2 * (s + 3 * h - 1)]), s1(sg * cs[2 * (s + 3 * h - 1) + 1]);
+        const vf<V> c2(cs[2 * (s + 2 * h - 1)]), s2(sg * cs[2 * (s + 2 * h - 1) + 1]);
+        float* pa = x + s;
+        float* pb = pa + h;
+        float* pc = pb + h;
+        float* pe = pc + h;
+        for (std::size_t j = 0; j < h; j += W) {
+            vf<V> a = load_f<V>(pa + j), b = load_f<V>(pb + j), c = load_f<V>(pc + j), e = load_f<V>(pe + j);
+            if (!transpose) {
+                const vf<V> a1 = mul_add<V>(c0, a, s0 * b), b1 = neg_mul_add<V>(s0, a, c0 * b);
+                const vf<V> c1v = mul_add<V>(c1, c, s1 * e), e1 = neg_mul_add<V>(s1, c, c1 * e);
+                a = mul_add<V>(c2, a1, s2 * c1v);
+                c = neg_mul_add<V>(s2, a1, c2 * c1v);
+                b = mul_add<V>(c2, b1, s2 * e1);
+                e = neg_mul_add<V>(s2, b1, c2 * e1);
+            } else {
+                const vf<V> a1 = mul_add<V>(c2, a, s2 * c), c1v = neg_mul_add<V>(s2, a, c2 * c);
+                const vf<V> b1 = mul_add<V>(c2, b, s2 * e), e1 = neg_mul_add<V>(s2, b, c2 * e);
+                a = mul_add<V>(c0, a1, s0 * b1);
+                b = neg_mul_add<V>(s0, a1, c0 * b1);
+                c = mul_add<V>(c1, c1v, s1 * e1);
+                e = neg_mul_add<V>(s1, c1v, c1 * e1);
+            }
+            store_f<V>(pa + j, a);
+            store_f<V>(pb + j, b);
+            store_f<V>(pc + j, c);
+            store_f<V>(pe + j, e);
+        }
+    }
+}
+
+// The levels h = from, 2 from, .. < to (all >= lanes), two at a time, in forward or reverse order.
+template <class V>
+inline void butterfly_big_levels(float* x, std::size_t d, std::size_t from, std::size_t to, const float* cs,
+                                 bool transpose) noexcept {
+    if (!transpose) {
+        std::size_t h = from;
+        for (; 4 * h <= to; h *= 4) butterfly_level_pair<V>(x, d, h, cs, false);
+        if (h < to) butterfly_level<V>(x, d, h, cs, 0, d, false);
+    } else {
+        std::size_t h = to / 2;
+        for (; h / 2 >= from; h /= 4) butterfly_level_pair<V>(x, d, h / 2, cs, true);
+        if (h >= from && h >= 1) butterfly_level<V>(x, d, h, cs, 0, d, true);
+    }
+}
+
 // Inside the register holding x[base .. base + W), the levels h < W use exactly the angles with index
 // base .. base + W - 2 (the block at s of level h uses s + h - 1), i.e. the floats cs[2 base .. 2 base + 2W - 2):
-// two plain loads, the second starting at 2 base + W - 2 so that it never reads past the table. Each
-// level's per-lane cos / sin are picked from them with lane swizzles.
+// two plain loads, the second starting at 2 base + W - 2 so that it never reads past the table. The floats
+// one level needs land on distinct lanes (a float f >= W sits at lane f - (W - 2) of the second load, and
+// no float of the same level sits there in the first: that would need W / 2 - 1, odd, to be a multiple of
+// 2h), so one blend gathers them into a single register and one swizzle each picks the per-lane cos / sin.
 // Float offset of lane i's cosine (relative to 2 base) for level H:
 template <unsigned H>
 constexpr std::size_t cos_offset(std::size_t i) {
     return 2 * ((i & ~std::size_t(2 * H - 1)) + H - 1);
 }
 template <unsigned H, unsigned Sin, std::size_t W>
-struct cs_lane {  // index into one of the two loaded registers
+struct cs_lane {  // lane of the blended register holding lane i's cos (Sin = 0) or sin (Sin = 1)
     static constexpr std::uint32_t get(std::size_t i, std::size_t) {
         const std::size_t off = cos_offset<H>(i) + Sin;
         return std::uint32_t(off < W ? off : off - (W - 2));
     }
 };
-template <unsigned H, unsigned Sin, std::size_t W>
-struct cs_from_second {  // lane i's value lies in the second register
-    static constexpr bool get(std::size_t i, std::size_t) { return cos_offset<H>(i) + Sin >= W; }
+template <unsigned H, std::size_t W>
+struct cs_from_second {  // lane p of the blended register comes from the second load
+    static constexpr bool get(std::size_t p, std::size_t) {
+        for (std::size_t i = 0; i < W; ++i)
+            for (std::size_t k = 0; k < 2; ++k)
+                if (cos_offset<H>(i) + k >= W && cos_offset<H>(i) + k - (W - 2) == p) return true;
+        return false;
+    }
 };
 
-template <unsigned H, unsigned Sin, class A>
-inline vf<A> pick_cs(const vf<A>& v0, const vf<A>& v1) noexcept {
+// Level H < lanes on the register v; v0 = cs[2 base ..), v1 = cs[2 base + W - 2 ..).
+template <unsigned H, bool Transpose, class A>
+inline void butterfly_lane_level(vf<A>& v, const vf<A>& v0, const vf<A>& v1) noexcept {
     constexpr std::size_t W = lanes<A>;
     using U = xsimd::batch<std::uint32_t, A>;
-    const auto idx = xsimd::make_batch_constant<U, cs_lane<H, Sin, W>>();
-    const auto second = xsimd::make_batch_bool_constant<vf<A>, cs_from_second<H, Sin, W>>();
-    return xsimd::select(second, xsimd::swizzle(v1, idx), xsimd::swizzle(v0, idx));
+    const vf<A> r = xsimd::select(xsimd::make_batch_bool_constant<vf<A>, cs_from_second<H, W>>(), v1, v0);
+    const vf<A> c = xsimd::swizzle(r, xsimd::make_batch_constant<U, cs_lane<H, 0, W>>());
+    const vf<A> s = xsimd::swizzle(r, xsimd::make_batch_constant<U, cs_lane<H, 1, W>>());
+    // lower lane: c x_i + s x_{i+h}; upper lane: c x_{i+h} - s x_i (signs flip for the transpose)
+    const auto upper = upper_mask<H, A>();
+    const vf<A> ss = Transpose ? xsimd::select(upper, s, -s) : xsimd::select(upper, -s, s);
+    v = xsimd::fma(c, v, ss * partner<H>(v));
 }
 
-// Level H < lanes on the register v; v0 = cs[2 base ..), v1 = cs[2 base + W - 2 ..).
-template <unsigned H, class A>
-inline void butterfly_lane_level(vf<A>& v, const vf<A>& v0, const vf<A>& v1, bool transpose) noexcept {
-    const vf<A> c = pick_cs<H, 0, A>(v0, v1);
-    vf<A> s = pick_cs<H, 1, A>(v0, v1);
-    // lower lane: c x_i + s x_{i+h}; upper lane: c x_{i+h} - s x_i (signs flip for the transpose)
-    s = xsimd::select(upper_mask<H, A>(), -s, s);
-    if (transpose) s = -s;
-    v = xsimd::fma(c, v, s * partner<H>(v));
+// All levels h < lanes<A> on the registers v[0 .. K) (K independent chains, so their latencies overlap)
+// starting at x[base], base + k W for v[k].
+template <bool Transpose, std::size_t K, class A>
+inline void butterfly_lane_block(const float* src, float* x, std::size_t base, const float* cs) noexcept {
+    constexpr std::size_t W = lanes<A>;
+    vf<A> v[K], v0[K], v1[K];
+    for (std::size_t k = 0; k < K; ++k) {
+        const std::size_t b = base + k * W;
+        v[k] = load_f<A>(src + b);
+        v0[k] = load_f<A>(cs + 2 * b);
+        v1[k] = load_f<A>(cs + 2 * b + W - 2);
+    }
+    // with a full register, d2 >= W, so every level h < W exists
+    if constexpr (!Transpose) {
+        for (std::size_t k = 0; k < K; ++k) butterfly_lane_level<1, false, A>(v[k], v0[k], v1[k]);
+        for (std::size_t k = 0; k < K; ++k) butterfly_lane_level<2, false, A>(v[k], v0[k], v1[k]);
+        if constexpr (W > 4)
+            for (std::size_t k = 0; k < K; ++k) butterfly_lane_level<4, false, A>(v[k], v0[k], v1[k]);
+        if constexpr (W > 8)
+            for (std::size_t k = 0; k < K; ++k) butterfly_lane_level<8, false, A>(v[k], v0[k], v1[k]);
+    } else {
+        if constexpr (W > 8)
+            for (std::size_t k = 0; k < K; ++k) butterfly_lane_level<8, true, A>(v[k], v0[k], v1[k]);
+        if constexpr (W > 4)
+            for (std::size_t k = 0; k < K; ++k) butterfly_lane_level<4, true, A>(v[k], v0[k], v1[k]);
+        for (std::size_t k = 0; k < K; ++k) butterfly_lane_level<2, true, A>(v[k], v0[k], v1[k]);
+        for (std::size_t k = 0; k < K; ++k) butterfly_lane_level<1, true, A>(v[k], v0[k], v1[k]);
+    }
+    for (std::size_t k = 0; k < K; ++k) store_f<A>(x + base + k * W, v[k]);
 }
 
 // All levels h < lanes<A> (forward order, or reverse order for the transpose) on every full register
-// of x; returns where the full registers end.
-template <class A>
-inline std::size_t butterfly_lane_levels(float* x, std::size_t d, unsigned log2_d2, const float* cs,
-                                         bool transpose) noexcept {
+// of src, written to x (src may be x); returns where the full registers end. Requires d >= lanes.
+template <bool Transpose, class A>
+inline std::size_t butterfly_lane_levels(const float* src, float* x, std::size_t d, const float* cs) noexcept {
     constexpr std::size_t W = lanes<A>;
-    const unsigned levels = log2_d2;  // levels h = 1, 2, 4, 8 exist while 2h <= d2
     std::size_t base = 0;
-    for (; base + W <= d; base += W) {
-        vf<A> v = load_f<A>(x + base);
-        const vf<A> v0 = load_f<A>(cs + 2 * base), v1 = load_f<A>(cs + 2 * base + W - 2);
-        if (!transpose) {
-            if (levels >= 1) butterfly_lane_level<1, A>(v, v0, v1, false);
-            if (levels >= 2) butterfly_lane_level<2, A>(v, v0, v1, false);
-            if constexpr (W > 4) if (levels >= 3) butterfly_lane_level<4, A>(v, v0, v1, false);
-            if constexpr (W > 8) if (levels >= 4) butterfly_lane_level<8, A>(v, v0, v1, false);
-        } else {
-            if constexpr (W > 8) if (levels >= 4) butterfly_lane_level<8, A>(v, v0, v1, true);
-            if constexpr (W > 4) if (levels >= 3) butterfly_lane_level<4, A>(v, v0, v1, true);
-            if (levels >= 2) butterfly_lane_level<2, A>(v, v0, v1, true);
-            if (levels >= 1) butterfly_lane_level<1, A>(v, v0, v1, true);
-        }
-        store_f<A>(x + base, v);
-    }
+    constexpr std::size_t K = W >= 16 ? 4 : 2;  // AVX2 has only 16 registers for K (v, v0, v1) + constants
+    for (; base + K * W <= d; base += K * W) butterfly_lane_block<Transpose, K, A>(src, x, base, cs);
+    for (; base + W <= d; base += W) butterfly_lane_block<Transpose, 1, A>(src, x, base, cs);
     return base;
 }
 
-// One application of all levels (or their transpose, in reverse order).
+// One application of all levels (or their transpose, in reverse order) to x. The forward input is read
+// from src (x itself, or the previous repeat's gathered scratch, saving a copy pass).
 template <class A>
-inline void butterfly_levels(float* x, std::size_t d, unsigned log2_d2, const float* cs,
+inline void butterfly_levels(const float* src, float* x, std::size_t d, unsigned log2_d2, const float* cs,
                              bool transpose) noexcept {
     constexpr std::size_t W = lanes<A>;
     const std::size_t d2 = std::size_t(1) << log2_d2;
@@ -123,46 +218,63 @@ inline void butterfly_levels(float* x, std::size_t d, unsigned log2_d2, const fl
         if (d >= W) lane_h = W < d2 ? W : d2;
     }
     if (!transpose) {
+        if (lane_h == 1 && src != x) std::memcpy(x, src, sizeof(float) * d);
         if constexpr (W >= 4) {
             if (lane_h > 1) {
-                const std::size_t tail = butterfly_lane_levels<A>(x, d, log2_d2, cs, false);
+                const std::size_t tail = butterfly_lane_levels<false, A>(src, x, d, cs);
+                if (src != x && tail < d) std::memcpy(x + tail, src + tail, sizeof(float) * (d - tail));
                 for (std::size_t h = 1; h < lane_h; h *= 2) butterfly_level<scalar_arch>(x, d, h, cs, tail, d, false);
             }
         }
-        for (std::size_t h = lane_h; h < d2; h *= 2) butterfly_level<A>(x, d, h, cs, 0, d, false);
+        butterfly_big_levels<A>(x, d, lane_h, d2, cs, false);
     } else {
-        for (std::size_t h = d2 / 2; h >= lane_h && h >= 1; h /= 2) butterfly_level<A>(x, d, h, cs, 0, d, true);
+        butterfly_big_levels<A>(x, d, lane_h, d2, cs, true);
         if constexpr (W >= 4) {
             if (lane_h > 1) {
                 // the ragged tail first gets its own small levels in reverse order
                 const std::size_t tail = d - d % W;
                 for (std::size_t h = lane_h / 2; h >= 1; h /= 2) butterfly_level<scalar_arch>(x, d, h, cs, tail, d, true);
-                butterfly_lane_levels<A>(x, d, log2_d2, cs, true);
+                butterfly_lane_levels<true, A>(x, x, d, cs);
             }
         }
     }
 }
 
-// y[i] = x[perm[i]]. A plain loop: hardware gathers (AVX2 / AVX-512) measured no faster here.
+// y[i] = x[perm[i]]. Hardware gathers on AVX2 / AVX-512 (one vector store per W floats instead of W
+// scalar stores); elsewhere a plain loop. perm < d < 2^31, so the indices read as int32.
 template <class A>
 inline void permute_gather(const float* x, unsigned d, const std::uint32_t* perm, float* y) noexcept {
-    for (unsigned i = 0; i < d; ++i) y[i] = x[perm[i]];
+    unsigned i = 0;
+#if XSIMD_WITH_AVX2
+    if constexpr (std::is_base_of<xsimd::avx2, A>::value || std::is_base_of<xsimd::avx512f, A>::value) {
+        constexpr unsigned W = unsigned(lanes<A>);
+        using I = xsimd::batch<std::int32_t, A>;
+        for (; i + W <= d; i += W) {
+            const I idx = I::load_unaligned(reinterpret_cast<const std::int32_t*>(perm + i));
+            gather<A>(x, idx).store_unaligned(y + i);
+        }
+    }
+#endif
+    for (; i < d; ++i) y[i] = x[perm[i]];
 }
 
 template <class A>
 void butterfly_apply(float* x, unsigned d, unsigned log2_d2, const float* cs, const std::uint32_t* perm,
                      unsigned repeats, bool transpose, float* scratch) noexcept {
     if (!transpose) {
+        // each repeat after the first reads its input straight from the gathered scratch
+        const float* src = x;
         for (unsigned r = 0; r < repeats; ++r) {
-            butterfly_levels<A>(x, d, log2_d2, cs, false);
+            butterfly_levels<A>(src, x, d, log2_d2, cs, false);
             permute_gather<A>(x, d, perm, scratch);
-            std::memcpy(x, scratch, sizeof(float) * d);
+            src = scratch;
         }
+        if (repeats > 0) std::memcpy(x, scratch, sizeof(float) * d);
     } else {
         for (unsigned r = 0; r < repeats; ++r) {
             for (unsigned i = 0; i < d; ++i) scratch[perm[i]] = x[i];
             std::memcpy(x, scratch, sizeof(float) * d);
-            butterfly_levels<A>(x, d, log2_d2, cs, true);
+            butterfly_levels<A>(x, x, d, log2_d2, cs, true);
         }
     }
 }

@@ -6,9 +6,11 @@
 // reversal (below) or, for short transforms or re / im aliased alone, inside one register (a lane swizzle brings each
 // butterfly's partner across, the lane twiddle tables of fft_layout.hpp carry the sign), all of them fused
 // in one pass; stages with h >= lanes are contiguous vector loops, fused two at a time (radix-4 pass)
-// to halve the passes over memory. The inverse is the forward transform with re and im swapped (conj(F(conj x))).
+// to halve the passes over memory. For n == lanes^2 the tile is the whole transform and every stage runs in
+// registers (one load, one store). The inverse is the forward transform with re and im swapped (conj(F(conj x))).
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/fft_layout.hpp"
 #include "kernels/vec.hpp"
@@ -51,6 +53,21 @@ inline void bit_reverse_copy(const float* in_re, const float* in_im, float* out_
     }
 }
 
+// Lanes (i & S) != 0 from `upper`, the others from `lower`. xsimd 8.1 lowers a constant float mask on AVX
+// to the variable blend (two uops); the immediate blend is one.
+template <unsigned S, class A>
+inline vf<A> blend_upper(const vf<A>& upper, const vf<A>& lower) noexcept {
+#if XSIMD_WITH_AVX
+    if constexpr (std::is_base_of<xsimd::avx, A>::value && lanes<A> == 8) {
+        constexpr int mask = S == 1 ? 0xaa : S == 2 ? 0xcc : 0xf0;
+        return vf<A>(_mm256_blend_ps(lower, upper, mask));
+    } else
+#endif
+    {
+        return xsimd::select(upper_mask<S, A>(), upper, lower);
+    }
+}
+
 // One radix-2 butterfly on registers: (a, b) <- (a + w b, a - w b).
 template <class V>
 inline void butterfly2(vf<V>& ar, vf<V>& ai, vf<V>& br, vf<V>& bi, const vf<V>& wr, const vf<V>& wi) noexcept {
@@ -64,35 +81,63 @@ inline void butterfly2(vf<V>& ar, vf<V>& ai, vf<V>& br, vf<V>& bi, const vf<V>& 
 
 // Stages h, 2h, ... (R = 4: two stages, R = 8: three) fused: each group of R elements at distance h goes
 // through all of them in registers, one pass over memory. h must be a multiple of lanes<V>.
+// The R - 1 twiddle vectors of column j of a radix-R pass at stage h: stage g = span h (span = 1, 2, 4)
+// uses index j + (m mod span) h, kept at wr[span - 1 + m mod span].
+template <std::size_t R, class V>
+struct radix_twiddles {
+    vf<V> wr[R], wi[R];  // R - 1 used; the spare keeps -Warray-bounds quiet about the unrolled span loop
+    radix_twiddles(const float* tw, std::size_t h, std::size_t j) noexcept {
+        #pragma GCC unroll 16
+        for (std::size_t span = 1; span < R; span *= 2) {
+            const float* w_re = tw + fft_layout::stage_offset(span * h);
+            const float* w_im = w_re + span * h;
+            #pragma GCC unroll 16
+            for (std::size_t q = 0; q < span; ++q) {
+                wr[span - 1 + q] = load_f<V>(w_re + j + q * h);
+                wi[span - 1 + q] = load_f<V>(w_im + j + q * h);
+            }
+        }
+    }
+};
+
+// One group of R vectors at distance h (r, i point at its first): stages h, 2h, ... in registers.
+template <std::size_t R, class V>
+inline void radix_group(float* r, float* i, std::size_t h, const radix_twiddles<R, V>& w) noexcept {
+    vf<V> xr[R], xi[R];
+    #pragma GCC unroll 16
+    for (std::size_t m = 0; m < R; ++m) {
+        xr[m] = load_f<V>(r + m * h);
+        xi[m] = load_f<V>(i + m * h);
+    }
+    // stage span h: element m pairs with m + span when (m & span) == 0
+    #pragma GCC unroll 16
+    for (std::size_t span = 1; span < R; span *= 2) {
+        #pragma GCC unroll 16
+        for (std::size_t m = 0; m < R; ++m) {
+            if (m & span) continue;
+            const std::size_t t = span - 1 + (m & (span - 1));
+            butterfly2<V>(xr[m], xi[m], xr[m + span], xi[m + span], w.wr[t], w.wi[t]);
+        }
+    }
+    #pragma GCC unroll 16
+    for (std::size_t m = 0; m < R; ++m) {
+        store_f<V>(r + m * h, xr[m]);
+        store_f<V>(i + m * h, xi[m]);
+    }
+}
+
 template <std::size_t R, class V>
 inline void radix_pass(float* re, float* im, std::size_t n, std::size_t h, const float* tw) noexcept {
     constexpr std::size_t W = lanes<V>;
+    if (h == W) {  // one column: its twiddles loaded once for all groups (the stores could alias tw)
+        const radix_twiddles<R, V> w(tw, h, 0);
+        for (std::size_t base = 0; base < n; base += R * h) radix_group<R, V>(re + base, im + base, h, w);
+        return;
+    }
+    // otherwise groups outer, columns inner: sequential access (columns outer measured slower at n = 4096)
     for (std::size_t base = 0; base < n; base += R * h) {
-        float* r = re + base;
-        float* i = im + base;
         for (std::size_t j = 0; j < h; j += W) {
-            vf<V> xr[R], xi[R];
-            for (std::size_t m = 0; m < R; ++m) {
-                xr[m] = load_f<V>(r + j + m * h);
-                xi[m] = load_f<V>(i + j + m * h);
-            }
-            // stage g = h, 2h, 4h: element m pairs with m + g/h when (m & g/h) == 0, twiddle index
-            // j + (m mod g/h) h of stage g
-            for (std::size_t span = 1; span < R; span *= 2) {
-                const std::size_t g = span * h;
-                const float* w_re = tw + fft_layout::stage_offset(g);
-                const float* w_im = w_re + g;
-                for (std::size_t m = 0; m < R; ++m) {
-                    if (m & span) continue;
-                    const std::size_t k = j + (m & (span - 1)) * h;
-                    const vf<V> wr = load_f<V>(w_re + k), wi = load_f<V>(w_im + k);
-                    butterfly2<V>(xr[m], xi[m], xr[m + span], xi[m + span], wr, wi);
-                }
-            }
-            for (std::size_t m = 0; m < R; ++m) {
-                store_f<V>(r + j + m * h, xr[m]);
-                store_f<V>(i + j + m * h, xi[m]);
-            }
+            radix_group<R, V>(re + base + j, im + base + j, h, radix_twiddles<R, V>(tw, h, j));
         }
     }
 }
@@ -101,10 +146,9 @@ inline void radix_pass(float* re, float* im, std::size_t n, std::size_t h, const
 // sigma_i w so out = a + (sigma w) b for both halves of each butterfly.
 template <unsigned H, class A>
 inline void lane_stage(vf<A>& re, vf<A>& im, const vf<A>& wr, const vf<A>& wi) noexcept {
-    const auto upper = upper_mask<H, A>();
     const vf<A> pr = partner<H>(re), pi = partner<H>(im);
-    const vf<A> ar = xsimd::select(upper, pr, re), ai = xsimd::select(upper, pi, im);
-    const vf<A> br = xsimd::select(upper, re, pr), bi = xsimd::select(upper, im, pi);
+    const vf<A> ar = blend_upper<H, A>(pr, re), ai = blend_upper<H, A>(pi, im);
+    const vf<A> br = blend_upper<H, A>(re, pr), bi = blend_upper<H, A>(im, pi);
     re = xsimd::fma(wr, br, xsimd::fnma(wi, bi, ar));
     im = xsimd::fma(wr, bi, xsimd::fma(wi, br, ai));
 }
@@ -150,12 +194,12 @@ template <unsigned S, class A>
 inline void transpose_round(vf<A>* rows) noexcept {
     constexpr std::size_t W = lanes<A>;
     if constexpr (S < W) {
-        const auto upper = upper_mask<S, A>();
+        #pragma GCC unroll 16
         for (std::size_t r = 0; r < W; ++r) {
             if (r & S) continue;
             const vf<A> a = rows[r], b = rows[r + S];
-            rows[r] = xsimd::select(upper, partner<S>(b), a);
-            rows[r + S] = xsimd::select(upper, b, partner<S>(a));
+            rows[r] = blend_upper<S, A>(partner<S>(b), a);
+            rows[r + S] = blend_upper<S, A>(b, partner<S>(a));
         }
     }
 }
@@ -165,6 +209,14 @@ inline void transpose(vf<A>* rows) noexcept {
     transpose_round<2, A>(rows);
     transpose_round<4, A>(rows);
     transpose_round<8, A>(rows);
+}
+
+// Bit reversal of a lane or row index k < W (a constant once the loops over k are unrolled).
+template <class A>
+constexpr std::size_t rev_lane(std::size_t k) noexcept {
+    std::size_t r = 0;
+    for (std::size_t bit = 1; bit < lanes<A>; bit *= 2) r = 2 * r + ((k & bit) != 0 ? 1 : 0);
+    return r;
 }
 
 // Bit-reversal copy fused with the stages h < W, without gathers or lane shuffles in the butterflies
@@ -180,18 +232,21 @@ struct fft_tile {
 
 template <class A>
 inline void load_tile_first_stages(fft_tile<A>& t, const float* in_re, const float* in_im, std::size_t b,
-                                   std::size_t row_stride, const std::size_t* rev_small, const float* tw) noexcept {
+                                   std::size_t row_stride, const float* tw) noexcept {
     constexpr std::size_t W = lanes<A>;
     vf<A>* re = t.re;
     vf<A>* im = t.im;
+    #pragma GCC unroll 16
     for (std::size_t k = 0; k < W; ++k) {
-        const std::size_t src = rev_small[k] * row_stride + b * W;
+        const std::size_t src = rev_lane<A>(k) * row_stride + b * W;
         re[k] = load_f<A>(in_re + src);
         im[k] = load_f<A>(in_im + src);
     }
+    #pragma GCC unroll 16
     for (std::size_t h = 1; h < W; h *= 2) {
         const float* w_re = tw + fft_layout::stage_offset(h);
         const float* w_im = w_re + h;
+        #pragma GCC unroll 16
         for (std::size_t k = 0; k < W; ++k) {
             if (k & h) continue;
             const std::size_t j = k & (h - 1);
@@ -218,13 +273,47 @@ inline void load_tile_first_stages(fft_tile<A>& t, const float* in_re, const flo
 }
 
 template <class A>
-inline void store_tile(const fft_tile<A>& t, float* out_re, float* out_im, std::size_t rb, std::size_t row_stride,
-                       const std::size_t* rev_small) noexcept {
+inline void store_tile(const fft_tile<A>& t, float* out_re, float* out_im, std::size_t rb,
+                       std::size_t row_stride) noexcept {
     constexpr std::size_t W = lanes<A>;
+    #pragma GCC unroll 16
     for (std::size_t c = 0; c < W; ++c) {
-        const std::size_t dst = rev_small[c] * row_stride + rb * W;
+        const std::size_t dst = rev_lane<A>(c) * row_stride + rb * W;
         store_f<A>(out_re + dst, t.re[c]);
         store_f<A>(out_im + dst, t.im[c]);
+    }
+}
+
+// n == W^2: the tile is the whole transform, so the stages h >= W run on it in registers before the one
+// store (no pass over memory). Output register p = rev c holds elements p W .. p W + W - 1; stage h = s W
+// pairs registers p and p + s with the twiddles w_{(p mod s) W + lane}, plain vector loads.
+template <class A>
+inline void whole_tile_transform(const float* in_re, const float* in_im, float* out_re, float* out_im,
+                                 const float* tw) noexcept {
+    constexpr std::size_t W = lanes<A>;
+    fft_tile<A> t;
+    load_tile_first_stages<A>(t, in_re, in_im, 0, W, tw);
+    vf<A> re[W], im[W];
+    #pragma GCC unroll 16
+    for (std::size_t c = 0; c < W; ++c) {
+        re[rev_lane<A>(c)] = t.re[c];
+        im[rev_lane<A>(c)] = t.im[c];
+    }
+    #pragma GCC unroll 16
+    for (std::size_t s = 1; s < W; s *= 2) {
+        const float* w_re = tw + fft_layout::stage_offset(s * W);
+        const float* w_im = w_re + s * W;
+        #pragma GCC unroll 16
+        for (std::size_t p = 0; p < W; ++p) {
+            if (p & s) continue;
+            const std::size_t k = (p & (s - 1)) * W;
+            butterfly2<A>(re[p], im[p], re[p + s], im[p + s], load_f<A>(w_re + k), load_f<A>(w_im + k));
+        }
+    }
+    #pragma GCC unroll 16
+    for (std::size_t p = 0; p < W; ++p) {
+        store_f<A>(out_re + p * W, re[p]);
+        store_f<A>(out_im + p * W, im[p]);
     }
 }
 
@@ -235,18 +324,16 @@ inline void reverse_tiles_and_first_stages(const float* in_re, const float* in_i
     constexpr unsigned w = W == 4 ? 2 : W == 8 ? 3 : 4;
     const unsigned mid_bits = log2_n - 2 * w;
     const std::size_t row_stride = std::size_t(1) << (log2_n - w);
-    std::size_t rev_small[W];
-    for (std::uint32_t k = 0; k < W; ++k) rev_small[k] = reverse_bits<A>(k, w);
     fft_tile<A> t0, t1;
     for (std::size_t b = 0; b < (std::size_t(1) << mid_bits); ++b) {
         const std::size_t rb = mid_bits ? reverse_bits<A>(std::uint32_t(b), mid_bits) : 0;
         if (in_place && rb < b) continue;  // done together with tile rb
-        load_tile_first_stages<A>(t0, in_re, in_im, b, row_stride, rev_small, tw);
+        load_tile_first_stages<A>(t0, in_re, in_im, b, row_stride, tw);
         if (in_place && rb != b) {
-            load_tile_first_stages<A>(t1, in_re, in_im, rb, row_stride, rev_small, tw);
-            store_tile<A>(t1, out_re, out_im, b, row_stride, rev_small);
+            load_tile_first_stages<A>(t1, in_re, in_im, rb, row_stride, tw);
+            store_tile<A>(t1, out_re, out_im, b, row_stride);
         }
-        store_tile<A>(t0, out_re, out_im, rb, row_stride, rev_small);
+        store_tile<A>(t0, out_re, out_im, rb, row_stride);
     }
 }
 
@@ -263,7 +350,10 @@ void fft_r2_c2c(const float* in_re, const float* in_im, float* out_re, float* ou
     std::size_t h = 1;
     if constexpr (W >= 4) {
         if (n >= W) {
-            if (n >= W * W && in_re == out_re && in_im == out_im) {
+            if (n == W * W && (!in_place || (in_re == out_re && in_im == out_im))) {
+                whole_tile_transform<A>(in_re, in_im, out_re, out_im, twiddles);
+                return;
+            } else if (n >= W * W && in_re == out_re && in_im == out_im) {
                 reverse_tiles_and_first_stages<A>(out_re, out_im, out_re, out_im, log2_n, twiddles, true);
             } else if (n >= W * W && !in_place) {
                 reverse_tiles_and_first_stages<A>(in_re, in_im, out_re, out_im, log2_n, twiddles, false);
