@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/random_fourier_configs.hpp"
 #include "common/stats_util.hpp"
 #include "kfm/offline.hpp"
 #include "offline/evaluate.hpp"
@@ -22,24 +23,9 @@ using kfm::offline::build_options;
 
 namespace {
 
-struct config {
-    method m;
-    kernel k;
-    unsigned order;
-};
-
-const config all_configs[] = {
-    {method::rff, kernel::gaussian, 0},  {method::rff_phase, kernel::gaussian, 0},
-    {method::orf, kernel::gaussian, 0},  {method::rff, kernel::arccos, 0},
-    {method::rff, kernel::arccos, 1},    {method::rff, kernel::arccos, 2},
-    {method::orf, kernel::arccos, 0},    {method::orf, kernel::arccos, 1},
-    {method::orf, kernel::arccos, 2},
-};
-
-std::string describe(const config& c) {
-    return std::string(kfm::offline::method_name(c.m)) + "/" + kfm::offline::kernel_name(c.k) + "/" +
-           std::to_string(c.order);
-}
+using config = kfm::test::random_fourier_config;
+using kfm::test::describe;
+constexpr const auto& all_configs = kfm::test::random_fourier_configs;
 
 build_options options(const config& c, unsigned d, unsigned D, std::uint64_t seed, double sigma = 1.0) {
     build_options o;
