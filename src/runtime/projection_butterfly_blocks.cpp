@@ -41,6 +41,6 @@ void butterfly_blocks_apply(const map_view& map, const float* x, float* t, float
 }  // namespace
 
 extern const projection_ops butterfly_blocks_projection = {
-    butterfly_blocks_verify, butterfly_blocks_scratch_floats, butterfly_blocks_apply};
+    butterfly_blocks_verify, butterfly_blocks_scratch_floats, butterfly_blocks_apply, nullptr, nullptr};
 
 }  // namespace kfm::detail

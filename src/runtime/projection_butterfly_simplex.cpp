@@ -64,6 +64,6 @@ void butterfly_simplex_apply(const map_view& map, const float* x, float* t, floa
 }  // namespace
 
 extern const projection_ops butterfly_simplex_projection = {
-    butterfly_simplex_verify, butterfly_simplex_scratch_floats, butterfly_simplex_apply};
+    butterfly_simplex_verify, butterfly_simplex_scratch_floats, butterfly_simplex_apply, nullptr, nullptr};
 
 }  // namespace kfm::detail

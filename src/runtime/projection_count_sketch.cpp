@@ -77,6 +77,6 @@ void count_sketch_apply(const map_view& map, const float* x, float* t, float* sc
 }  // namespace
 
 extern const projection_ops count_sketch_fft_projection = {count_sketch_verify, count_sketch_scratch_floats,
-                                                           count_sketch_apply};
+                                                           count_sketch_apply, nullptr, nullptr};
 
 }  // namespace kfm::detail

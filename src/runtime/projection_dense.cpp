@@ -23,8 +23,17 @@ void dense_apply(const map_view& map, const float* x, float* t, float*) {
     map.kernels->gemv(map.dense, map.meta->projection_dim, map.meta->work_dim, x, t);
 }
 
+std::size_t dense_batch_scratch_floats(const format::map_meta&, std::size_t) { return 0; }
+
+// T = X W^T: one gemm for the batch.
+void dense_apply_batch(const map_view& map, const float* x, std::size_t rows, float* t, float*) {
+    const format::map_meta& m = *map.meta;
+    map.kernels->gemm(map.dense, m.projection_dim, m.work_dim, x, m.work_dim, rows, t, m.projection_dim);
+}
+
 }  // namespace
 
-extern const projection_ops dense_projection = {dense_verify, dense_scratch_floats, dense_apply};
+extern const projection_ops dense_projection = {dense_verify, dense_scratch_floats, dense_apply,
+                                                dense_batch_scratch_floats, dense_apply_batch};
 
 }  // namespace kfm::detail

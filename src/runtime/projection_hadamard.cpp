@@ -57,6 +57,6 @@ void hadamard_apply(const map_view& map, const float* x, float* t, float* scratc
 
 }  // namespace
 
-extern const projection_ops hadamard_projection = {hadamard_verify, hadamard_scratch_floats, hadamard_apply};
+extern const projection_ops hadamard_projection = {hadamard_verify, hadamard_scratch_floats, hadamard_apply, nullptr, nullptr};
 
 }  // namespace kfm::detail

@@ -100,6 +100,6 @@ void ssf_apply(const map_view& map, const float* x, float* t, float* scratch) {
 
 }  // namespace
 
-extern const projection_ops ssf_fft_projection = {ssf_verify, ssf_scratch_floats, ssf_apply};
+extern const projection_ops ssf_fft_projection = {ssf_verify, ssf_scratch_floats, ssf_apply, nullptr, nullptr};
 
 }  // namespace kfm::detail

@@ -15,7 +15,7 @@ namespace fmt = kfm::format;
 using detail::projection_ops;
 
 constexpr std::size_t alignment = 64;
-// Rows a batched dense projection handles per gemm call.
+// Rows a batched projection handles per call.
 constexpr std::size_t max_batch_rows = 64;
 
 constexpr std::size_t aligned_bytes(std::size_t floats) {
@@ -33,7 +33,7 @@ struct workspace_layout {
 constexpr std::size_t max_batch_floats = std::size_t(1) << 20;
 
 std::size_t rows_per_pass(const map_view& map, std::size_t batch) {
-    if (map.meta->projection != static_cast<std::uint32_t>(fmt::projection::dense)) return 1;
+    if (detail::projection_ops_for(map.meta->projection)->apply_batch == nullptr) return 1;
     const std::size_t per_row = std::size_t(map.meta->work_dim) + map.meta->projection_dim;
     std::size_t rows = batch < max_batch_rows ? batch : max_batch_rows;
     while (rows > 1 && rows * per_row > max_batch_floats) --rows;
@@ -44,9 +44,13 @@ std::size_t rows_per_pass(const map_view& map, std::size_t batch) {
 std::size_t bytes_for_rows(const map_view& map, std::size_t rows) {
     const fmt::map_meta& m = *map.meta;
     const projection_ops* ops = detail::projection_ops_for(m.projection);
+    std::size_t scratch = ops->scratch_floats(m);
+    if (rows > 1) {
+        const std::size_t batch_scratch = ops->batch_scratch_floats(m, rows);
+        if (batch_scratch > scratch) scratch = batch_scratch;
+    }
     return alignment  // slack to align the caller's pointer
-           + aligned_bytes(rows * m.work_dim) + aligned_bytes(rows * m.projection_dim) +
-           aligned_bytes(ops->scratch_floats(m));
+           + aligned_bytes(rows * m.work_dim) + aligned_bytes(rows * m.projection_dim) + aligned_bytes(scratch);
 }
 
 workspace_layout carve(const map_view& map, std::size_t rows, void* workspace) {
@@ -133,16 +137,16 @@ void features(const map_view& map, const float* t, float* out) {
     }
 }
 
-// `rows` vectors already checked: pre-process, project (batched gemm for dense maps), features.
+// `rows` vectors already checked: pre-process, project (the projection's batched path when rows > 1), features.
 void run_rows(const map_view& map, const workspace_layout& w, const float* x, std::size_t x_stride,
               std::size_t rows, float* out, std::size_t out_stride) {
     const fmt::map_meta& m = *map.meta;
     for (std::size_t r = 0; r < rows; ++r) preprocess(m, x + r * x_stride, w.x_work + r * m.work_dim);
-    if (rows > 1) {
-        // Only dense maps get more than one row per pass (rows_per_pass).
-        map.kernels->gemm(map.dense, m.projection_dim, m.work_dim, w.x_work, m.work_dim, rows, w.t, m.projection_dim);
+    const projection_ops* ops = detail::projection_ops_for(m.projection);
+    if (rows > 1) {  // only projections with a batched path get more than one row per pass (rows_per_pass)
+        ops->apply_batch(map, w.x_work, rows, w.t, w.scratch);
     } else {
-        detail::projection_ops_for(m.projection)->apply(map, w.x_work, w.t, w.scratch);
+        ops->apply(map, w.x_work, w.t, w.scratch);
     }
     for (std::size_t r = 0; r < rows; ++r) features(map, w.t + r * m.projection_dim, out + r * out_stride);
 }

@@ -8,6 +8,7 @@
 #include <new>
 #include <string>
 
+#include "common/builder_configs.hpp"
 #include "common/test_maps.hpp"
 #include "offline/builders.hpp"
 
@@ -122,26 +123,10 @@ TEST_CASE("no heap allocation during transform and transform_batch: hand-built m
 }
 
 TEST_CASE("no heap allocation during transform and transform_batch: maps from the method builders") {
-    // Every method this build can make with a default gaussian or arccos kernel (others are skipped).
-    for (int m = 1; m <= 12; ++m) {
-        for (auto kernel : {fmt::kernel::gaussian, fmt::kernel::arccos}) {
-            kfm::offline::build_options o;
-            o.method = static_cast<fmt::method>(m);
-            o.kernel.kind = kernel;
-            o.kernel.order = 1;
-            o.input_dim = 6;
-            o.features = 64;
-            o.sweeps = 1;
-            kfm::offline::map_contents map;
-            try {
-                map = kfm::offline::build_map(o);
-            } catch (const std::exception&) {
-                continue;
-            }
-            const std::string label = std::string(kfm::offline::method_name(o.method)) + " / " + kfm::offline::kernel_name(kernel);
-            INFO(label);
-            CHECK(heap_calls_during_transforms(map) == 0);
-        }
+    // A map of every method and projection kind (tests/common/builder_configs.hpp).
+    for (const auto& config : kfm::test::builder_configs(6, 64)) {
+        INFO(config.label);
+        CHECK(heap_calls_during_transforms(kfm::offline::build_map(config.options)) == 0);
     }
 }
 

@@ -1,0 +1,77 @@
+#include "builder_configs.hpp"
+
+namespace kfm::test {
+namespace {
+
+namespace fmt = kfm::format;
+
+offline::build_options base(fmt::method m, unsigned d, unsigned features) {
+    offline::build_options o;
+    o.method = m;
+    o.input_dim = d;
+    o.features = features;
+    o.sweeps = 2;
+    o.seed = 11;
+    return o;
+}
+
+offline::kernel_spec arccos(unsigned order) {
+    offline::kernel_spec k;
+    k.kind = fmt::kernel::arccos;
+    k.order = order;
+    return k;
+}
+
+offline::kernel_spec polynomial(unsigned degree) {
+    offline::kernel_spec k;
+    k.kind = fmt::kernel::polynomial_sphere;
+    k.degree = degree;
+    k.scale = 4.0;
+    return k;
+}
+
+offline::kernel_spec delta_gaussian() {
+    offline::kernel_spec k;
+    k.kind = fmt::kernel::delta_gaussian;
+    k.weights = {1.0, -0.5};
+    k.sigmas = {1.0, 2.0};
+    return k;
+}
+
+}  // namespace
+
+std::vector<builder_config> builder_configs(unsigned d, unsigned features) {
+    std::vector<builder_config> out;
+    auto add = [&](fmt::method m, const offline::kernel_spec& k, const std::string& variant = "",
+                   const std::string& directions = "dense") {
+        builder_config c;
+        c.options = base(m, d, features);
+        c.options.kernel = k;
+        c.options.directions = directions;
+        if (variant == "shifted") c.options.radial_rule = "shifted", c.options.radial_points = 2;
+        c.label = std::string(offline::method_name(m)) + "/" + offline::kernel_name(k.kind) + "/" +
+                  std::to_string(k.kind == fmt::kernel::polynomial_sphere ? k.degree : k.order) +
+                  (variant.empty() ? "" : "/" + variant) + (directions == "dense" ? "" : "/" + directions);
+        out.push_back(c);
+    };
+    const offline::kernel_spec gaussian;
+    add(fmt::method::rff_phase, gaussian);  // random phases exist for shift-invariant kernels only
+    for (auto m : {fmt::method::rff, fmt::method::orf, fmt::method::qmc, fmt::method::sorf, fmt::method::quadrature,
+                   fmt::method::ssf}) {
+        add(m, gaussian);
+        add(m, arccos(1));
+    }
+    add(fmt::method::ssf, gaussian, "shifted");
+    add(fmt::method::quadrature, arccos(0));
+    for (const char* directions : {"dense", "butterfly", "hadamard"}) {
+        add(fmt::method::srf, polynomial(3), "", directions);
+        add(fmt::method::gorf, polynomial(3), "", directions);
+        add(fmt::method::gorf, delta_gaussian(), "", directions);
+    }
+    add(fmt::method::grff, polynomial(3));
+    add(fmt::method::maclaurin, polynomial(3));
+    add(fmt::method::tensorsketch, polynomial(3));
+    return out;
+}
+
+}  // namespace kfm::test

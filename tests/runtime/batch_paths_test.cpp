@@ -1,0 +1,66 @@
+// transform_batch equals a loop of single transforms for a map of every method and projection kind, on
+// every ISA this host runs, for batch sizes around the batched paths' block sizes and for workspaces
+// that hold one row, a few rows or the whole batch.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "common/builder_configs.hpp"
+#include "common/stats_util.hpp"
+#include "kfm/kfm.hpp"
+
+namespace {
+
+constexpr kfm::isa all_isas[] = {kfm::isa::scalar, kfm::isa::avx2, kfm::isa::avx512, kfm::isa::neon64,
+                                 kfm::isa::neon32};
+
+// Rows of one transform_batch call must equal single transforms up to float rounding: batched kernels
+// may sum in another order. Features are O(1) (weights included), so an absolute bound fits all.
+void check_batch_equals_rows(const kfm::map_view& map, std::size_t n, std::size_t workspace_rows) {
+    const std::size_t d = map.input_dim(), D = map.output_dim();
+    const std::size_t x_stride = d + 1, out_stride = D + 3;
+    const std::vector<float> points = kfm::test::random_points(n, static_cast<unsigned>(d), 500 + n, 0.8);
+    std::vector<float> xs(n * x_stride, 0.0f);
+    for (std::size_t i = 0; i < n; ++i) std::memcpy(&xs[i * x_stride], &points[i * d], d * sizeof(float));
+
+    const std::size_t ws_bytes = kfm::workspace_bytes(map, workspace_rows);
+    std::vector<std::uint8_t> ws(ws_bytes);
+    std::vector<float> batch(n * out_stride, -9.0f);
+    REQUIRE(kfm::transform_batch(map, xs.data(), n, x_stride, d, batch.data(), out_stride, ws.data(), ws_bytes) ==
+            kfm::status::ok);
+
+    std::vector<std::uint8_t> ws1(kfm::workspace_bytes(map, 1));
+    std::vector<float> single(D);
+    double worst = 0.0, largest = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        REQUIRE(kfm::transform(map, &xs[i * x_stride], d, single.data(), D, ws1.data(), ws1.size()) == kfm::status::ok);
+        for (std::size_t j = 0; j < D; ++j) {
+            worst = std::fmax(worst, std::fabs(double(batch[i * out_stride + j]) - single[j]));
+            largest = std::fmax(largest, std::fabs(double(single[j])));
+        }
+        for (std::size_t j = D; j < out_stride; ++j) REQUIRE(batch[i * out_stride + j] == -9.0f);  // gaps untouched
+    }
+    INFO("n = " << n << ", workspace rows = " << workspace_rows << ", largest feature " << largest);
+    CHECK(worst <= 2e-5 * (1.0 + largest));
+}
+
+}  // namespace
+
+TEST_CASE("transform_batch equals single transforms for every method, projection kind and ISA") {
+    for (const auto& config : kfm::test::builder_configs(13, 96)) {
+        const std::vector<std::uint8_t> bytes = kfm::offline::serialize(kfm::offline::build_map(config.options));
+        std::vector<std::uint64_t> buffer((bytes.size() + 7) / 8);
+        std::memcpy(buffer.data(), bytes.data(), bytes.size());
+        for (kfm::isa isa : all_isas) {
+            if (!kfm::isa_available(isa)) continue;
+            kfm::map_view map;
+            REQUIRE(kfm::open(buffer.data(), bytes.size(), &map, isa) == kfm::status::ok);
+            INFO(config.label << " on " << kfm::isa_name(isa));
+            for (std::size_t n : {2u, 7u, 8u, 9u, 17u, 70u}) check_batch_equals_rows(map, n, n);
+            check_batch_equals_rows(map, 17, 1);
+            check_batch_equals_rows(map, 17, 5);
+        }
+    }
+}
