@@ -53,6 +53,13 @@ struct kernel_table {
 
     // Fused feature stage: scale, nonlinearity, weight, written straight into out0/out1.
     void (*features)(const feature_args& args);
+
+    // Interleaved batch FFT: fft_batch_lanes vectors transformed together, element k of vector v at
+    // re[k * fft_batch_lanes + v] (same for im), so every stage is a vertical SIMD operation. Same transform,
+    // twiddles and aliasing rules as fft. fft_batch_lanes is the ISA's float lane count (1 on scalar).
+    unsigned fft_batch_lanes;
+    void (*fft_batch)(const float* in_re, const float* in_im, float* out_re, float* out_im, unsigned log2_n,
+                      const float* twiddles, bool inverse);
 };
 
 // Twiddle table size and contents for fft (computed in double; a pure function of log2_n).

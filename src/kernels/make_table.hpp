@@ -16,7 +16,8 @@ namespace {
 template <class A, class FftA = A>
 constexpr kernel_table make_table(isa id) noexcept {
     return kernel_table{id,          &fft_r2_c2c<FftA>, &butterfly_apply<A>, &fwht<A>,
-                        &gemv<A>,    &gemm<A>,          &features<A>};
+                        &gemv<A>,    &gemm<A>,          &features<A>,
+                        1,           nullptr};  // fft_batch: being written (issue 3)
 }
 
 }  // namespace
