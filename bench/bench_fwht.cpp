@@ -7,23 +7,9 @@
 #include <vector>
 
 #include "isa_util.hpp"
+#include "kernels/fwht_naive.hpp"
 
 namespace {
-
-void naive_fwht(float* x, unsigned log2_n, const std::uint8_t* sign_bits) {
-    const std::size_t n = std::size_t(1) << log2_n;
-    for (std::size_t i = 0; i < n; ++i)
-        if ((sign_bits[i >> 3] >> (i & 7)) & 1u) x[i] = -x[i];
-    for (std::size_t h = 1; h < n; h *= 2)
-        for (std::size_t s = 0; s < n; s += 2 * h)
-            for (std::size_t i = s; i < s + h; ++i) {
-                const float a = x[i], b = x[i + h];
-                x[i] = a + b;
-                x[i + h] = a - b;
-            }
-    const float norm = float(1.0 / std::sqrt(double(n)));
-    for (std::size_t i = 0; i < n; ++i) x[i] *= norm;
-}
 
 std::vector<std::uint8_t> sign_bits(std::size_t n) {
     std::vector<std::uint8_t> bits((n + 7) / 8);
@@ -55,7 +41,7 @@ const int registered = [] {
             });
         }
         benchmark::RegisterBenchmark(("fwht/naive/" + n).c_str(), [log2_n](benchmark::State& state) {
-            run(state, log2_n, [&](float* x, const std::uint8_t* bits) { naive_fwht(x, log2_n, bits); });
+            run(state, log2_n, [&](float* x, const std::uint8_t* bits) { kfm::detail::naive_fwht(x, log2_n, bits); });
         });
     }
     return 0;

@@ -224,22 +224,14 @@ npy_array parse_npy(const std::uint8_t* bytes, std::size_t size, const std::stri
     const header_fields h = header_parser(text, name).parse();
     const element_type type = parse_descr(h.descr, name);
 
+    if (h.shape.size() != 1 && h.shape.size() != 2)
+        fail(name, "expected a 1-D or 2-D array, the file has " + std::to_string(h.shape.size()) + " dimensions");
+    for (const std::uint64_t extent : h.shape)  // a 32-bit size_t cannot even index such an array
+        if (extent > std::numeric_limits<std::size_t>::max()) fail(name, "shape too large");
     npy_array a;
-    if (h.shape.size() == 1) {
-        a.ndim = 1;
-        a.rows = 1;
-        a.cols = h.shape[0];
-    } else if (h.shape.size() == 2) {
-        a.ndim = 2;
-        a.rows = h.shape[0];
-        a.cols = h.shape[1];
-    } else {
-        fail(name, "expected a 1-D or 2-D array, the file has " + std::to_string(h.shape.size()) +
-                       " dimensions");
-    }
-    if (h.shape[0] > std::numeric_limits<std::size_t>::max() ||
-        (h.shape.size() == 2 && h.shape[1] > std::numeric_limits<std::size_t>::max()))
-        fail(name, "shape too large");
+    a.ndim = static_cast<unsigned>(h.shape.size());
+    a.rows = a.ndim == 1 ? 1 : static_cast<std::size_t>(h.shape[0]);
+    a.cols = static_cast<std::size_t>(h.shape[a.ndim - 1]);
     const std::size_t data_bytes_available = size - prefix - header_len;
     const std::size_t max_elements = std::numeric_limits<std::size_t>::max() / type.size;
     if (a.cols != 0 && a.rows > max_elements / a.cols) fail(name, "shape too large");

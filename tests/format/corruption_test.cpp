@@ -45,7 +45,7 @@ std::vector<region> regions_of(const std::vector<std::uint8_t>& bytes) {
     for (std::size_t i = 64; i < h.header_bytes; ++i) r[i] = region::table;
     for (std::uint32_t s = 0; s < h.section_count; ++s) {
         const auto e = section_at(bytes, s);
-        for (std::uint64_t i = e.offset; i < e.offset + e.bytes; ++i) r[i] = region::section;
+        for (std::size_t i = std::size_t(e.offset); i < std::size_t(e.offset + e.bytes); ++i) r[i] = region::section;
     }
     return r;
 }

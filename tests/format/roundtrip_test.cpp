@@ -78,16 +78,16 @@ TEST_CASE("writer layout: META first, 64-byte aligned sections, zero padding, va
     CHECK(bytes.size() % 64 == 0);
     CHECK(h.header_bytes == 64 + 40 * h.section_count);
     CHECK(section_at(bytes, 0).tag == fmt::tag::meta);
-    std::uint64_t cursor = h.header_bytes;
+    std::size_t cursor = h.header_bytes;
     for (std::uint32_t i = 0; i < h.section_count; ++i) {
         const auto e = section_at(bytes, i);
         CHECK(e.offset % 64 == 0);
         CHECK(e.offset >= cursor);
-        for (std::uint64_t b = cursor; b < e.offset; ++b) REQUIRE(bytes[b] == 0);
-        CHECK(e.checksum == kfm::detail::crc32c(bytes.data() + e.offset, e.bytes));
-        cursor = e.offset + e.bytes;
+        for (std::size_t b = cursor; b < e.offset; ++b) REQUIRE(bytes[b] == 0);
+        CHECK(e.checksum == kfm::detail::crc32c(bytes.data() + e.offset, std::size_t(e.bytes)));
+        cursor = std::size_t(e.offset + e.bytes);
     }
-    for (std::uint64_t b = cursor; b < bytes.size(); ++b) REQUIRE(bytes[b] == 0);
+    for (std::size_t b = cursor; b < bytes.size(); ++b) REQUIRE(bytes[b] == 0);
 }
 
 TEST_CASE("serialize is deterministic and rejects inconsistent sections") {
