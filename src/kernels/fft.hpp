@@ -5,9 +5,10 @@
 // Stages with half-size h < lanes either run across the rows of a register tile during the bit
 // reversal (below) or, for short transforms or re / im aliased alone, inside one register (a lane swizzle brings each
 // butterfly's partner across, the lane twiddle tables of fft_layout.hpp carry the sign), all of them fused
-// in one pass; stages with h >= lanes are contiguous vector loops, fused two at a time (radix-4 pass)
-// to halve the passes over memory. For n == lanes^2 the tile is the whole transform and every stage runs in
-// registers (one load, one store). The inverse is the forward transform with re and im swapped (conj(F(conj x))).
+// in one pass; stages with h >= lanes are contiguous vector loops, fused two at a time (radix-4 pass;
+// one radix-8 pass when their number is odd) to cut the passes over memory. For n == lanes^2 the tile is
+// the whole transform and every stage runs in registers (one load, one store). The inverse is the
+// forward transform with re and im swapped (conj(F(conj x))).
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -81,24 +82,36 @@ inline void butterfly2(vf<V>& ar, vf<V>& ai, vf<V>& br, vf<V>& bi, const vf<V>& 
 
 // Stages h, 2h, ... (R = 4: two stages, R = 8: three) fused: each group of R elements at distance h goes
 // through all of them in registers, one pass over memory. h must be a multiple of lanes<V>.
-// The R - 1 twiddle vectors of column j of a radix-R pass at stage h: stage g = span h (span = 1, 2, 4)
-// uses index j + (m mod span) h, kept at wr[span - 1 + m mod span].
+// Stage g = span h (span = 1, 2, 4) of column j uses the twiddles w_{j + q h}, q < span. For q >= span / 2
+// those are -i w_{j + (q - span / 2) h} (w_k of stage g is exp(-i pi k / g)), so only q < max(1, span / 2)
+// are loaded, kept at wr[span / 2 + q]: 2 twiddle vectors for radix 4 (not 3), 4 for radix 8 (not 7).
 template <std::size_t R, class V>
 struct radix_twiddles {
-    vf<V> wr[R], wi[R];  // R - 1 used; the spare keeps -Warray-bounds quiet about the unrolled span loop
+    vf<V> wr[R / 2], wi[R / 2];
     radix_twiddles(const float* tw, std::size_t h, std::size_t j) noexcept {
         #pragma GCC unroll 16
         for (std::size_t span = 1; span < R; span *= 2) {
             const float* w_re = tw + fft_layout::stage_offset(span * h);
             const float* w_im = w_re + span * h;
             #pragma GCC unroll 16
-            for (std::size_t q = 0; q < span; ++q) {
-                wr[span - 1 + q] = load_f<V>(w_re + j + q * h);
-                wi[span - 1 + q] = load_f<V>(w_im + j + q * h);
+            for (std::size_t q = 0; q < (span + 1) / 2; ++q) {
+                wr[span / 2 + q] = load_f<V>(w_re + j + q * h);
+                wi[span / 2 + q] = load_f<V>(w_im + j + q * h);
             }
         }
     }
 };
+
+// Radix-2 butterfly with twiddle -i w: (a, b) <- (a + (-i) w b, a - (-i) w b), the -i by swapping parts.
+template <class V>
+inline void butterfly2_minus_i(vf<V>& ar, vf<V>& ai, vf<V>& br, vf<V>& bi, const vf<V>& wr, const vf<V>& wi) noexcept {
+    const vf<V> tr = neg_mul_add<V>(wi, bi, wr * br);  // t = w b; (-i) t = (t.im, -t.re)
+    const vf<V> ti = mul_add<V>(wi, br, wr * bi);
+    br = ar - ti;
+    bi = ai + tr;
+    ar = ar + ti;
+    ai = ai - tr;
+}
 
 // One group of R vectors at distance h (r, i point at its first): stages h, 2h, ... in registers.
 template <std::size_t R, class V>
@@ -110,13 +123,18 @@ inline void radix_group(float* r, float* i, std::size_t h, const radix_twiddles<
         xi[m] = load_f<V>(i + m * h);
     }
     // stage span h: element m pairs with m + span when (m & span) == 0
-    #pragma GCC unroll 16
-    for (std::size_t span = 1; span < R; span *= 2) {
-        #pragma GCC unroll 16
-        for (std::size_t m = 0; m < R; ++m) {
-            if (m & span) continue;
-            const std::size_t t = span - 1 + (m & (span - 1));
-            butterfly2<V>(xr[m], xi[m], xr[m + span], xi[m + span], w.wr[t], w.wi[t]);
+    // (constant trip counts: GCC's -Warray-bounds sees through the unrolled copies)
+    #pragma GCC unroll 4
+    for (unsigned level = 0; (std::size_t(2) << level) <= R; ++level) {
+        const std::size_t span = std::size_t(1) << level, half = span / 2;
+        #pragma GCC unroll 8
+        for (std::size_t p = 0; p < R / 2; ++p) {
+            const std::size_t q = p % span, m = (p / span) * 2 * span + q;
+            if (span > 1 && q >= half) {
+                butterfly2_minus_i<V>(xr[m], xi[m], xr[m + span], xi[m + span], w.wr[q], w.wi[q]);
+            } else {
+                butterfly2<V>(xr[m], xi[m], xr[m + span], xi[m + span], w.wr[half + q], w.wi[half + q]);
+            }
         }
     }
     #pragma GCC unroll 16
@@ -205,6 +223,31 @@ inline void transpose_round(vf<A>* rows) noexcept {
 }
 template <class A>
 inline void transpose(vf<A>* rows) noexcept {
+#if XSIMD_WITH_AVX
+    // AVX 8 x 8: in-lane unpacks and two-source shuffles for rounds 1 and 2, 128-bit inserts / permutes
+    // for round 4: 24 shuffles, against 24 cross-lane permutes and 24 blends for the generic rounds.
+    if constexpr (std::is_base_of<xsimd::avx, A>::value && lanes<A> == 8) {
+        __m256 t[8], u[8];
+        #pragma GCC unroll 4
+        for (int q = 0; q < 8; q += 2) {
+            t[q] = _mm256_unpacklo_ps(rows[q], rows[q + 1]);      // rows q, q+1: columns 0 1 | 4 5
+            t[q + 1] = _mm256_unpackhi_ps(rows[q], rows[q + 1]);  // columns 2 3 | 6 7
+        }
+        #pragma GCC unroll 2
+        for (int q = 0; q < 8; q += 4) {  // u[q + c] = column c | column c + 4 of rows q .. q + 3
+            u[q + 0] = _mm256_shuffle_ps(t[q], t[q + 2], 0x44);
+            u[q + 1] = _mm256_shuffle_ps(t[q], t[q + 2], 0xee);
+            u[q + 2] = _mm256_shuffle_ps(t[q + 1], t[q + 3], 0x44);
+            u[q + 3] = _mm256_shuffle_ps(t[q + 1], t[q + 3], 0xee);
+        }
+        #pragma GCC unroll 4
+        for (int c = 0; c < 4; ++c) {
+            rows[c] = vf<A>(_mm256_insertf128_ps(u[c], _mm256_castps256_ps128(u[c + 4]), 1));
+            rows[c + 4] = vf<A>(_mm256_permute2f128_ps(u[c], u[c + 4], 0x31));
+        }
+        return;
+    }
+#endif
     transpose_round<1, A>(rows);
     transpose_round<2, A>(rows);
     transpose_round<4, A>(rows);
@@ -242,21 +285,26 @@ inline void load_tile_first_stages(fft_tile<A>& t, const float* in_re, const flo
         re[k] = load_f<A>(in_re + src);
         im[k] = load_f<A>(in_im + src);
     }
-    #pragma GCC unroll 16
-    for (std::size_t h = 1; h < W; h *= 2) {
+    #pragma GCC unroll 4
+    for (unsigned level = 0; (std::size_t(2) << level) <= W; ++level) {  // stage h = 2^level
+        const std::size_t h = std::size_t(1) << level;
         const float* w_re = tw + fft_layout::stage_offset(h);
         const float* w_im = w_re + h;
-        #pragma GCC unroll 16
-        for (std::size_t k = 0; k < W; ++k) {
-            if (k & h) continue;
-            const std::size_t j = k & (h - 1);
-            vf<A> tr, ti;  // w_j b, with the exact twiddles w_0 = 1 and w_{h/2} = -i multiplication-free
+        #pragma GCC unroll 8
+        for (std::size_t p = 0; p < W / 2; ++p) {
+            const std::size_t j = p % h, k = (p / h) * 2 * h + j;  // rows k and k + h
+            if (2 * j == h) {  // w_{h/2} = -i: (a + (-i) b, a - (-i) b), no multiply or negation
+                const vf<A> br = re[k + h], bi = im[k + h];
+                re[k + h] = re[k] - bi;
+                im[k + h] = im[k] + br;
+                re[k] = re[k] + bi;
+                im[k] = im[k] - br;
+                continue;
+            }
+            vf<A> tr, ti;  // w_j b, with w_0 = 1 multiplication-free
             if (j == 0) {
                 tr = re[k + h];
                 ti = im[k + h];
-            } else if (2 * j == h) {
-                tr = im[k + h];
-                ti = -re[k + h];
             } else {
                 const vf<A> wr(w_re[j]), wi(w_im[j]);
                 tr = xsimd::fnma(wi, im[k + h], wr * re[k + h]);
@@ -268,20 +316,24 @@ inline void load_tile_first_stages(fft_tile<A>& t, const float* in_re, const flo
             im[k] = im[k] + ti;
         }
     }
-    transpose<A>(re);
-    transpose<A>(im);
+}
+
+// Transposes one W x W block of rows and stores transposed row c at out + rev(c) row_stride.
+// (Storing the AVX transpose's last round as 128-bit halves instead measured 25% slower at n = 256.)
+template <class A>
+inline void transpose_store(vf<A>* rows, float* out, std::size_t row_stride) noexcept {
+    constexpr std::size_t W = lanes<A>;
+    transpose<A>(rows);
+    #pragma GCC unroll 16
+    for (std::size_t c = 0; c < W; ++c) store_f<A>(out + rev_lane<A>(c) * row_stride, rows[c]);
 }
 
 template <class A>
-inline void store_tile(const fft_tile<A>& t, float* out_re, float* out_im, std::size_t rb,
+inline void store_tile(fft_tile<A>& t, float* out_re, float* out_im, std::size_t rb,
                        std::size_t row_stride) noexcept {
     constexpr std::size_t W = lanes<A>;
-    #pragma GCC unroll 16
-    for (std::size_t c = 0; c < W; ++c) {
-        const std::size_t dst = rev_lane<A>(c) * row_stride + rb * W;
-        store_f<A>(out_re + dst, t.re[c]);
-        store_f<A>(out_im + dst, t.im[c]);
-    }
+    transpose_store<A>(t.re, out_re + rb * W, row_stride);
+    transpose_store<A>(t.im, out_im + rb * W, row_stride);
 }
 
 // n == W^2: the tile is the whole transform, so the stages h >= W run on it in registers before the one
@@ -293,6 +345,8 @@ inline void whole_tile_transform(const float* in_re, const float* in_im, float* 
     constexpr std::size_t W = lanes<A>;
     fft_tile<A> t;
     load_tile_first_stages<A>(t, in_re, in_im, 0, W, tw);
+    transpose<A>(t.re);
+    transpose<A>(t.im);
     vf<A> re[W], im[W];
     #pragma GCC unroll 16
     for (std::size_t c = 0; c < W; ++c) {
@@ -317,9 +371,10 @@ inline void whole_tile_transform(const float* in_re, const float* in_im, float* 
     }
 }
 
-template <class A>
+// InPlace is a template parameter: as a run-time flag, GCC spilled the whole tile around the branch.
+template <bool InPlace, class A>
 inline void reverse_tiles_and_first_stages(const float* in_re, const float* in_im, float* out_re, float* out_im,
-                                           unsigned log2_n, const float* tw, bool in_place) noexcept {
+                                           unsigned log2_n, const float* tw) noexcept {
     constexpr std::size_t W = lanes<A>;
     constexpr unsigned w = W == 4 ? 2 : W == 8 ? 3 : 4;
     const unsigned mid_bits = log2_n - 2 * w;
@@ -327,9 +382,9 @@ inline void reverse_tiles_and_first_stages(const float* in_re, const float* in_i
     fft_tile<A> t0, t1;
     for (std::size_t b = 0; b < (std::size_t(1) << mid_bits); ++b) {
         const std::size_t rb = mid_bits ? reverse_bits<A>(std::uint32_t(b), mid_bits) : 0;
-        if (in_place && rb < b) continue;  // done together with tile rb
+        if (InPlace && rb < b) continue;  // done together with tile rb
         load_tile_first_stages<A>(t0, in_re, in_im, b, row_stride, tw);
-        if (in_place && rb != b) {
+        if (InPlace && rb != b) {
             load_tile_first_stages<A>(t1, in_re, in_im, rb, row_stride, tw);
             store_tile<A>(t1, out_re, out_im, b, row_stride);
         }
@@ -354,9 +409,9 @@ void fft_r2_c2c(const float* in_re, const float* in_im, float* out_re, float* ou
                 whole_tile_transform<A>(in_re, in_im, out_re, out_im, twiddles);
                 return;
             } else if (n >= W * W && in_re == out_re && in_im == out_im) {
-                reverse_tiles_and_first_stages<A>(out_re, out_im, out_re, out_im, log2_n, twiddles, true);
+                reverse_tiles_and_first_stages<true, A>(out_re, out_im, out_re, out_im, log2_n, twiddles);
             } else if (n >= W * W && !in_place) {
-                reverse_tiles_and_first_stages<A>(in_re, in_im, out_re, out_im, log2_n, twiddles, false);
+                reverse_tiles_and_first_stages<false, A>(in_re, in_im, out_re, out_im, log2_n, twiddles);
             } else {
                 bit_reverse_copy<A>(in_re, in_im, out_re, out_im, log2_n);
                 lane_stages<A>(out_re, out_im, n, twiddles);
@@ -369,7 +424,14 @@ void fft_r2_c2c(const float* in_re, const float* in_im, float* out_re, float* ou
         for (; h < n; h *= 2) radix_pass<2, scalar_arch>(out_re, out_im, n, h, twiddles);
         return;
     }
-    // radix-4 passes: a radix-8 pass measured slower on AVX2 (16 registers: the 16 data registers spill)
+    // An odd number of stages left: one radix-8 pass first, then radix-4 passes (on AVX2 faster than ending
+    // on a radix-2 pass: 1.08x at n = 1024 and 4096, equal at 256, though the 16 data registers spill a little).
+    unsigned left = log2_n;  // stages still to do
+    for (std::size_t s = h; s > 1; s /= 2) --left;
+    if (left % 2 == 1 && left >= 3) {
+        radix_pass<8, A>(out_re, out_im, n, h, twiddles);
+        h *= 8;
+    }
     for (; 4 * h <= n; h *= 4) radix_pass<4, A>(out_re, out_im, n, h, twiddles);
     if (2 * h <= n) radix_pass<2, A>(out_re, out_im, n, h, twiddles);
 }

@@ -5,6 +5,7 @@
 #include "kernels/dense.hpp"
 #include "kernels/features.hpp"
 #include "kernels/fft.hpp"
+#include "kernels/fft_batch.hpp"
 #include "kernels/fwht.hpp"
 #include "kernels/kernel_table.hpp"
 
@@ -17,7 +18,7 @@ template <class A, class FftA = A>
 constexpr kernel_table make_table(isa id) noexcept {
     return kernel_table{id,          &fft_r2_c2c<FftA>, &butterfly_apply<A>, &fwht<A>,
                         &gemv<A>,    &gemm<A>,          &features<A>,
-                        1,           nullptr};  // fft_batch: being written (issue 3)
+                        unsigned(lanes<A>), &fft_batch_interleaved<A>};
 }
 
 }  // namespace

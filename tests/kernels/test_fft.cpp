@@ -2,6 +2,7 @@
 // inverse round trip, in-place and out-of-place, unaligned pointers, and the twiddle table itself.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <string>
@@ -150,4 +151,102 @@ TEST_CASE("fft twiddle table: size and a few exact entries") {
     CHECK(tw[129] == 0.0f);
     CHECK(tw[130] == 1.0f);          // stage h = 2: re {1, ~0}, im {0, -1}
     CHECK(tw[133] == -1.0f);
+}
+
+// Interleaved batch FFT: every one of the L vectors (element k of vector v at k * L + v) equals the naive
+// DFT of that vector and, to rounding, the single-vector fft of the same table, n = 2 .. 4096, forward and inverse, out of place, fully in place and with only re aliased.
+TEST_CASE("fft_batch: each interleaved vector matches the naive DFT, n = 2 .. 4096, every ISA") {
+    const auto tables = available_tables();
+    std::size_t max_lanes = 1;
+    for (const auto* t : tables) {
+        const std::string isa_label = kfm_test::name(t->id);
+        CAPTURE(isa_label);
+        REQUIRE((t->fft_batch != nullptr));
+        const std::size_t lanes = t->fft_batch_lanes;
+        CHECK((t->id != kfm::isa::scalar || lanes == 1));
+        CHECK((t->id != kfm::isa::avx2 || lanes == 8));
+        CHECK((t->id != kfm::isa::avx512 || lanes == 16));
+        CHECK(((t->id != kfm::isa::neon64 && t->id != kfm::isa::neon32) || lanes == 4));
+        max_lanes = std::max<std::size_t>(max_lanes, lanes);
+    }
+    test_rng rng(11);
+    for (unsigned log2_n = 1; log2_n <= 12; ++log2_n) {
+        const std::size_t n = std::size_t(1) << log2_n;
+        CAPTURE(n);
+        const auto tw = twiddles(log2_n);
+        const double bound = 2e-7 * (log2_n + 2);
+        std::vector<std::vector<float>> re(max_lanes, std::vector<float>(n)), im(max_lanes, std::vector<float>(n));
+        for (std::size_t v = 0; v < max_lanes; ++v)
+            for (std::size_t k = 0; k < n; ++k) { re[v][k] = rng.uniform(-1, 1); im[v][k] = rng.uniform(-1, 1); }
+        for (bool inverse : {false, true}) {
+            if (inverse && n > 1024) continue;  // the round-trip test covers the large inverses
+            CAPTURE(inverse);
+            // the naive DFT is O(n^2) (slow under qemu): all vectors up to n = 256, vector 0 up to 2048; the
+            // rest are held to the single fft, which the first test case checks against the naive DFT
+            const std::size_t checked = n <= 256 ? max_lanes : n <= 2048 ? 1 : 0;
+            std::vector<std::vector<std::complex<double>>> ref;
+            for (std::size_t v = 0; v < checked; ++v) ref.push_back(naive_dft(re[v], im[v], inverse));
+            for (const auto* t : tables) {
+                const std::string isa_label = kfm_test::name(t->id);
+                CAPTURE(isa_label);
+                const std::size_t lanes = t->fft_batch_lanes;
+                unaligned_buffer in_re(n * lanes), in_im(n * lanes);
+                for (std::size_t v = 0; v < lanes; ++v)
+                    for (std::size_t k = 0; k < n; ++k) { in_re[k * lanes + v] = re[v][k]; in_im[k * lanes + v] = im[v][k]; }
+                auto check_all = [&](float* out_re, float* out_im, const char* mode) {
+                    CAPTURE(mode);
+                    for (std::size_t v = 0; v < lanes; ++v) {
+                        CAPTURE(v);
+                        std::vector<float> vr(n), vi(n), sr(n), si(n);
+                        for (std::size_t k = 0; k < n; ++k) { vr[k] = out_re[k * lanes + v]; vi[k] = out_im[k * lanes + v]; }
+                        if (v < checked) CHECK(relative_rms(vr.data(), vi.data(), ref[v]) < bound);
+                        // the single-vector fft of the same table (checked against the naive DFT in the first test case)
+                        t->fft(re[v].data(), im[v].data(), sr.data(), si.data(), log2_n, tw.data(), inverse);
+                        double worst = 0, scale = 0;
+                        for (std::size_t k = 0; k < n; ++k) {
+                            worst = std::max({worst, double(std::abs(sr[k] - vr[k])), double(std::abs(si[k] - vi[k]))});
+                            scale = std::max(scale, double(std::abs(sr[k])) + std::abs(si[k]));
+                        }
+                        CHECK(worst <= 1e-6 * (log2_n + 1) * scale);
+                    }
+                };
+                unaligned_buffer out_re(n * lanes), out_im(n * lanes);
+                t->fft_batch(in_re.data(), in_im.data(), out_re.data(), out_im.data(), log2_n, tw.data(), inverse);
+                check_all(out_re.data(), out_im.data(), "out of place");
+                for (std::size_t i = 0; i < n * lanes; ++i) {  // out of place leaves the input alone
+                    REQUIRE(in_re[i] == re[i % lanes][i / lanes]);
+                    REQUIRE(in_im[i] == im[i % lanes][i / lanes]);
+                }
+                unaligned_buffer io_re(n * lanes), io_im(n * lanes);
+                for (std::size_t i = 0; i < n * lanes; ++i) { io_re[i] = in_re[i]; io_im[i] = in_im[i]; }
+                t->fft_batch(io_re.data(), io_im.data(), io_re.data(), io_im.data(), log2_n, tw.data(), inverse);
+                check_all(io_re.data(), io_im.data(), "in place");
+                for (std::size_t i = 0; i < n * lanes; ++i) { io_re[i] = in_re[i]; out_im[i] = -1.0f; }
+                t->fft_batch(io_re.data(), in_im.data(), io_re.data(), out_im.data(), log2_n, tw.data(), inverse);
+                check_all(io_re.data(), out_im.data(), "re in place only");
+            }
+        }
+    }
+}
+
+TEST_CASE("fft_batch inverse undoes forward up to the factor n, n = 2 .. 65536") {
+    test_rng rng(13);
+    for (const auto* t : available_tables()) {
+        const std::string isa_label = kfm_test::name(t->id);
+        CAPTURE(isa_label);
+        const std::size_t lanes = t->fft_batch_lanes;
+        for (unsigned log2_n = 1; log2_n <= 16; log2_n += (log2_n < 12 ? 1 : 3)) {
+            const std::size_t n = std::size_t(1) << log2_n;
+            CAPTURE(n);
+            const auto tw = twiddles(log2_n);
+            std::vector<float> re(n * lanes), im(n * lanes), fr(n * lanes), fi(n * lanes);
+            for (std::size_t i = 0; i < n * lanes; ++i) { re[i] = rng.uniform(-1, 1); im[i] = rng.uniform(-1, 1); }
+            t->fft_batch(re.data(), im.data(), fr.data(), fi.data(), log2_n, tw.data(), false);
+            t->fft_batch(fr.data(), fi.data(), fr.data(), fi.data(), log2_n, tw.data(), true);
+            double worst = 0;
+            for (std::size_t i = 0; i < n * lanes; ++i)
+                worst = std::max(worst, std::max(std::abs(fr[i] / double(n) - re[i]), std::abs(fi[i] / double(n) - im[i])));
+            CHECK(worst < 1e-6 * (log2_n + 2));
+        }
+    }
 }
