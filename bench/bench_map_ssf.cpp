@@ -1,23 +1,31 @@
 // SSF end to end (gaussian, midpoint rule, M = 1) against its peers in the same run:
-//   map/ssf/<isa>/<d>/<D>[/batch]   the runtime (register_map_benchmarks)
-//   map/rff/<isa>/<d>/<D>[/batch]   the dense baseline (GEMV + the same feature stage); (64, 1024) is
-//                                   registered by map_dense_bench.cpp
-//   map/ssf-fftw/<d>/<D>[/batch]    the same SSF pipeline with FFTW3f (split-complex guru plan, MEASURE)
-//                                   instead of kernels->fft; same sign flip, scatter, scale and feature stage
-//   map/ssf-features/<d>/<D>        the fused feature stage alone on the D/2 projections (best ISA)
-//   opt/ssf/<d>                     the index-set optimiser (10 sweeps, default candidates), one run
+//   map/ssf/<isa>/<d>/<D>[/batch]        the runtime (register_map_benchmarks)
+//   map/rff/<isa>/<d>/<D>[/batch]        the dense baseline (GEMV + the same feature stage); (64, 1024)
+//                                        is registered by map_dense_bench.cpp
+//   map/ssf-fftw/<isa>/<d>/<D>[/batch]   the same runtime pipeline (kfm::transform / transform_batch: the
+//                                        same checks, scatter, interleaving and feature stage of that ISA)
+//                                        with FFTW3f (split-complex guru plans, MEASURE) in place of
+//                                        kernels->fft and kernels->fft_batch: only the FFT differs
+//   map/ssf-features/<isa>/<d>/<D>       the fused feature stage alone, on the projections this map
+//                                        produces for a benchmark input (its cost depends on the argument
+//                                        range: xsimd's range reduction takes a cheaper branch when every
+//                                        |argument| <= pi/2)
+//   opt/ssf/<d>                          the index-set optimiser (10 sweeps, default candidates), one run
+// Batch benchmarks transform 64 vectors per iteration; ns_per_vector is per vector.
 #include <benchmark/benchmark.h>
 #include <fftw3.h>
 
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "isa_util.hpp"
 #include "kfm/offline.hpp"
 #include "map_bench.hpp"
 #include "offline/ssf_energy.hpp"
+#include "runtime/projection.hpp"
 
 namespace {
 
@@ -26,6 +34,7 @@ struct size_pair {
 };
 constexpr size_pair sizes[] = {{64, 1024}, {784, 8192}, {1024, 16384}};
 constexpr std::size_t batch_size = 64;
+constexpr kfm::isa peer_isas[] = {kfm::isa::avx2, kfm::isa::avx512, kfm::isa::neon64, kfm::isa::neon32};
 
 kfm::offline::build_options options(kfm::format::method m, unsigned d, unsigned D) {
     kfm::offline::build_options o;
@@ -38,106 +47,138 @@ kfm::offline::build_options options(kfm::format::method m, unsigned d, unsigned 
     return o;
 }
 
-const kfm::offline::section& section_of(const kfm::offline::map_contents& map, std::uint32_t tag) {
-    for (const auto& s : map.sections)
-        if (s.tag == tag) return s;
-    return map.sections.front();
-}
+// An SSF map file opened for one ISA; the bytes outlive the view.
+struct opened_map {
+    std::vector<std::uint64_t> words;
+    kfm::map_view view;
+    bool ok = false;
 
-// The SSF pipeline of projection_ssf.cpp with FFTW doing the transform: the peer for kernels->fft.
-class fftw_ssf {
-public:
-    explicit fftw_ssf(const kfm::offline::map_contents& map)
-        : meta_(map.meta), n_(map.meta.block_size), half_(map.meta.work_dim / 2),
-          index_(half_), signs_(section_of(map, kfm::format::tag::signs).bytes),
-          table_(kfm::detail::kernels_for(kfm::detail::best_isa())) {
-        std::memcpy(index_.data(), section_of(map, kfm::format::tag::indices).bytes.data(), 4 * half_);
-        std::memcpy(&segment_, section_of(map, kfm::format::tag::segments).bytes.data(), sizeof segment_);
-        in_re_ = fftwf_alloc_real(n_);
-        in_im_ = fftwf_alloc_real(n_);
-        out_re_ = fftwf_alloc_real(n_);
-        out_im_ = fftwf_alloc_real(n_);
-        fftw_iodim dim{int(n_), 1, 1};
-        plan_ = fftwf_plan_guru_split_dft(1, &dim, 0, nullptr, in_re_, in_im_, out_re_, out_im_, FFTW_MEASURE);
-        t_ = fftwf_alloc_real(meta_.projection_dim);
+    opened_map(unsigned d, unsigned D, kfm::isa isa) {
+        const auto bytes = kfm::offline::serialize(kfm::offline::build_map(options(kfm::format::method::ssf, d, D)));
+        words.assign(bytes.size() / 8 + 1, 0);
+        std::memcpy(words.data(), bytes.data(), bytes.size());
+        ok = kfm::open(words.data(), bytes.size(), &view, isa) == kfm::status::ok;
     }
-    ~fftw_ssf() {
-        fftwf_destroy_plan(plan_);
-        fftwf_free(in_re_);
-        fftwf_free(in_im_);
-        fftwf_free(out_re_);
-        fftwf_free(out_im_);
-        fftwf_free(t_);
-    }
-    fftw_ssf(const fftw_ssf&) = delete;
-    fftw_ssf& operator=(const fftw_ssf&) = delete;
-
-    void apply(const float* x, float* out) {
-        const float norm = 1.0f / std::sqrt(float(half_));
-        std::memset(in_re_, 0, sizeof(float) * n_);
-        std::memset(in_im_, 0, sizeof(float) * n_);
-        for (std::uint32_t b = 0; b < meta_.block_count; ++b) {
-            const std::size_t bit0 = std::size_t(b) * meta_.work_dim;
-            for (std::uint32_t l = 0; l < half_; ++l) {  // scaled before the (linear) FFT, as the runtime does
-                const float v = l < meta_.input_dim ? norm * x[l] : 0.0f;
-                const float w = half_ + l < meta_.input_dim ? norm * x[half_ + l] : 0.0f;
-                in_re_[index_[l]] = bit(bit0 + l) ? -v : v;
-                in_im_[index_[l]] = bit(bit0 + half_ + l) ? -w : w;
-            }
-            const std::size_t begin = std::size_t(b) * 2 * n_;
-            const std::size_t count = std::min<std::size_t>(2 * n_, meta_.projection_dim - begin);
-            if (count == 2 * n_) {  // straight into t (new-array execute; t keeps the planned alignment)
-                fftwf_execute_split_dft(plan_, in_re_, in_im_, t_ + begin, t_ + begin + n_);
-            } else {
-                fftwf_execute(plan_);
-                for (std::size_t i = 0; i < count; ++i) t_[begin + i] = i < n_ ? out_re_[i] : out_im_[i - n_];
-            }
-        }
-        const std::size_t p = meta_.projection_dim;
-        kfm::detail::feature_args args{kfm::format::nonlinearity::cos_sin, t_, p, nullptr, segment_.scale,
-                                       nullptr, segment_.weight, nullptr, out, out + p};
-        table_->features(args);
-    }
-
-private:
-    bool bit(std::size_t i) const { return ((signs_[i >> 3] >> (i & 7)) & 1u) != 0; }
-
-    kfm::format::map_meta meta_;
-    std::uint32_t n_, half_;
-    std::vector<std::uint32_t> index_;
-    std::vector<std::uint8_t> signs_;
-    kfm::format::feature_segment segment_{};
-    const kfm::detail::kernel_table* table_;
-    float *in_re_, *in_im_, *out_re_, *out_im_;
-    fftwf_plan plan_;
-    float* t_;
 };
 
-void run_fftw(benchmark::State& state, unsigned d, unsigned D, std::size_t batch) {
-    const auto map = kfm::offline::build_map(options(kfm::format::method::ssf, d, D));
-    fftw_ssf peer(map);
-    std::vector<float> x(batch * d), out(batch * map.meta.output_dim);
-    for (std::size_t i = 0; i < x.size(); ++i) x[i] = kfm_bench::test_value(i);
+// FFTW plans behind the kernel-table FFT signatures (plain function pointers, so the plans are global):
+// plans[log2 n][lane slot][in place], lane slot 0 for fft, log2(lanes) for the interleaved fft_batch.
+struct fftw_plans {
+    fftwf_plan p[17][5][2] = {};
+};
+fftw_plans plans;
+
+unsigned lane_slot(unsigned lanes) {
+    unsigned s = 0;
+    while ((1u << s) < lanes) ++s;
+    return s;
+}
+
+// Plans (MEASURE, 64-byte aligned arrays like the runtime's buffers) the transform of `lanes` interleaved
+// vectors of length 2^log2_n (lanes 1: the plain FFT), in place and out of place.
+void make_plans(unsigned log2_n, unsigned lanes) {
+    const int n = 1 << log2_n, l = int(lanes);
+    const std::size_t floats = std::size_t(n) * lanes;
+    for (int in_place = 0; in_place < 2; ++in_place) {
+        fftwf_plan& plan = plans.p[log2_n][lane_slot(lanes)][in_place];
+        if (plan != nullptr) continue;
+        float* re = fftwf_alloc_real(floats);
+        float* im = fftwf_alloc_real(floats);
+        float* ore = in_place != 0 ? re : fftwf_alloc_real(floats);
+        float* oim = in_place != 0 ? im : fftwf_alloc_real(floats);
+        fftw_iodim dim{n, l, l}, lanes_dim{l, 1, 1};
+        plan = fftwf_plan_guru_split_dft(1, &dim, lanes > 1 ? 1 : 0, &lanes_dim, re, im, ore, oim, FFTW_MEASURE);
+        fftwf_free(re);
+        fftwf_free(im);
+        if (in_place == 0) {
+            fftwf_free(ore);
+            fftwf_free(oim);
+        }
+    }
+}
+
+// The inverse is the forward transform with re and im swapped (conj(F(conj x))), as in the kernels.
+template <unsigned Lanes>
+void fftw_transform(const float* in_re, const float* in_im, float* out_re, float* out_im, unsigned log2_n,
+                    const float*, bool inverse) {
+    const fftwf_plan plan = plans.p[log2_n][lane_slot(Lanes)][in_re == out_re ? 1 : 0];
+    auto* ir = const_cast<float*>(in_re);
+    auto* ii = const_cast<float*>(in_im);
+    if (inverse) fftwf_execute_split_dft(plan, ii, ir, out_im, out_re);
+    else fftwf_execute_split_dft(plan, ir, ii, out_re, out_im);
+}
+
+using fft_fn = void (*)(const float*, const float*, float*, float*, unsigned, const float*, bool);
+fft_fn fftw_batch_for(unsigned lanes) {
+    switch (lanes) {
+        case 2: return &fftw_transform<2>;
+        case 4: return &fftw_transform<4>;
+        case 8: return &fftw_transform<8>;
+        case 16: return &fftw_transform<16>;
+        default: return nullptr;
+    }
+}
+
+// The ISA's kernel table with FFTW doing fft and fft_batch.
+kfm::detail::kernel_table fftw_table(const kfm::map_view& view) {
+    kfm::detail::kernel_table t = *view.kernels;
+    unsigned log2_n = 0;
+    while ((1u << log2_n) < view.meta->block_size) ++log2_n;
+    make_plans(log2_n, 1);
+    t.fft = &fftw_transform<1>;
+    if (t.fft_batch != nullptr && t.fft_batch_lanes > 1) {
+        make_plans(log2_n, t.fft_batch_lanes);
+        t.fft_batch = fftw_batch_for(t.fft_batch_lanes);
+    }
+    return t;
+}
+
+std::vector<float> test_inputs(std::size_t n) {
+    std::vector<float> x(n);
+    for (std::size_t i = 0; i < n; ++i) x[i] = kfm_bench::test_value(i);
+    return x;
+}
+
+void run_fftw(benchmark::State& state, kfm::isa isa, unsigned d, unsigned D, std::size_t batch) {
+    opened_map map(d, D, isa);
+    if (!map.ok) return state.SkipWithError("open failed");
+    const kfm::detail::kernel_table table = fftw_table(map.view);
+    if (table.fft_batch == nullptr && map.view.kernels->fft_batch != nullptr)
+        return state.SkipWithError("no FFTW plan for this lane count");
+    kfm::map_view view = map.view;
+    view.kernels = &table;
+    const std::size_t out_dim = view.output_dim();
+    const auto x = test_inputs(batch * d);
+    std::vector<float> out(batch * out_dim), ws(kfm::workspace_bytes(view, batch) / sizeof(float) + 1);
     for (auto _ : state) {
-        for (std::size_t r = 0; r < batch; ++r) peer.apply(x.data() + r * d, out.data() + r * map.meta.output_dim);
+        const kfm::status s = batch == 1 ? kfm::transform(view, x.data(), d, out.data(), out_dim, ws.data(), ws.size() * sizeof(float))
+                                         : kfm::transform_batch(view, x.data(), batch, d, d, out.data(), out_dim, ws.data(),
+                                                                ws.size() * sizeof(float));
+        benchmark::DoNotOptimize(s);
         benchmark::DoNotOptimize(out.data());
         benchmark::ClobberMemory();
     }
-    state.SetItemsProcessed(std::int64_t(state.iterations() * batch));
+    const auto vectors = double(state.iterations()) * double(batch);
+    state.SetItemsProcessed(std::int64_t(vectors));
+    if (batch > 1)
+        state.counters["ns_per_vector"] = benchmark::Counter(vectors * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
-void run_features(benchmark::State& state, unsigned d, unsigned D) {
-    const auto map = kfm::offline::build_map(options(kfm::format::method::ssf, d, D));
-    kfm::format::feature_segment seg{};
-    std::memcpy(&seg, section_of(map, kfm::format::tag::segments).bytes.data(), sizeof seg);
-    const std::size_t p = map.meta.projection_dim;
-    kfm_bench::aligned_floats t(p), out(2 * p);
-    for (std::size_t i = 0; i < p; ++i) t[i] = kfm_bench::test_value(i);
-    const auto* table = kfm::detail::kernels_for(kfm::detail::best_isa());
+void run_features(benchmark::State& state, kfm::isa isa, unsigned d, unsigned D) {
+    opened_map map(d, D, isa);
+    if (!map.ok) return state.SkipWithError("open failed");
+    const auto& meta = *map.view.meta;
+    const auto* ops = kfm::detail::projection_ops_for(meta.projection);
+    const std::size_t p = meta.projection_dim;
+    kfm_bench::aligned_floats x(meta.work_dim), t(p), scratch(ops->scratch_floats(meta)), out(2 * p);
+    const auto input = test_inputs(d);
+    for (std::size_t i = 0; i < meta.work_dim; ++i) x[i] = i < d ? input[i] : 0.0f;
+    ops->apply(map.view, x.data(), t.data(), scratch.data());
+    const kfm::format::feature_segment& seg = map.view.segments[0];
     const kfm::detail::feature_args args{kfm::format::nonlinearity::cos_sin, t.data(), p, nullptr, seg.scale,
                                          nullptr, seg.weight, nullptr, out.data(), out.data() + p};
     for (auto _ : state) {
-        table->features(args);
+        map.view.kernels->features(args);
         benchmark::DoNotOptimize(out.data());
         benchmark::ClobberMemory();
     }
@@ -166,12 +207,16 @@ int register_all() {
             register_map_benchmarks("rff", d, D, [d, D] {
                 return kfm::offline::serialize(kfm::offline::build_map(options(kfm::format::method::rff, d, D)));
             });
-        benchmark::RegisterBenchmark(("map/ssf-fftw/" + suffix).c_str(),
-                                     [d, D](benchmark::State& st) { run_fftw(st, d, D, 1); });
-        benchmark::RegisterBenchmark(("map/ssf-fftw/" + suffix + "/batch").c_str(),
-                                     [d, D](benchmark::State& st) { run_fftw(st, d, D, batch_size); });
-        benchmark::RegisterBenchmark(("map/ssf-features/" + suffix).c_str(),
-                                     [d, D](benchmark::State& st) { run_features(st, d, D); });
+        for (kfm::isa isa : peer_isas) {
+            if (!kfm::isa_available(isa)) continue;
+            const std::string name = std::string(kfm::isa_name(isa)) + "/" + suffix;
+            benchmark::RegisterBenchmark(("map/ssf-fftw/" + name).c_str(),
+                                         [isa, d, D](benchmark::State& st) { run_fftw(st, isa, d, D, 1); });
+            benchmark::RegisterBenchmark(("map/ssf-fftw/" + name + "/batch").c_str(),
+                                         [isa, d, D](benchmark::State& st) { run_fftw(st, isa, d, D, batch_size); });
+            benchmark::RegisterBenchmark(("map/ssf-features/" + name).c_str(),
+                                         [isa, d, D](benchmark::State& st) { run_features(st, isa, d, D); });
+        }
     }
     for (unsigned d : {784u, 4096u})
         benchmark::RegisterBenchmark(("opt/ssf/" + std::to_string(d)).c_str(), [d](benchmark::State& st) { run_optimiser(st, d); })

@@ -1,10 +1,12 @@
-// SSF projection: the FFT path equals the dense matrix V built explicitly from the index set and the
-// signs (p_i = v_i . (s x), |v_i| = 1) on every ISA, for odd d, small and large n and a truncated last
-// block; the fused feature stage on top; and open() rejecting a corrupted index set.
+// SSF projection: the FFT path, single and batched (whole lane groups of the ISA's batch FFT, then the
+// leftover rows), equals the dense matrix V built explicitly from the index set and the signs
+// (p_i = v_i . (s x), |v_i| = 1) on every ISA, for odd d, small and large n and a truncated last block;
+// the fused feature stage on top; and open() rejecting a corrupted index set.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <numbers>
 #include <vector>
 
@@ -77,7 +79,40 @@ kfm::offline::map_contents build(unsigned d, unsigned features, unsigned fft_siz
     return kfm::offline::build_map(o);
 }
 
-void check_projection_against_dense(const kfm::offline::map_contents& map) {
+// Rows of t (rows x projection_dim) against V times the rows of x (rows x work_dim).
+void check_rows_against_dense(const kfm::offline::map_contents& map, const std::vector<double>& v,
+                              const std::vector<float>& x, const std::vector<float>& t, std::size_t rows,
+                              const char* path, isa i) {
+    const auto& meta = map.meta;
+    const std::size_t w = meta.work_dim, p = meta.projection_dim;
+    for (std::size_t r = 0; r < rows; ++r) {
+        double x_norm = 0.0;
+        for (std::size_t c = 0; c < w; ++c) x_norm += double(x[r * w + c]) * x[r * w + c];
+        // Float FFT rounding grows like log2(n) times |x|.
+        const double tol = 2e-6 * std::sqrt(x_norm) * (std::log2(double(meta.block_size)) + 1.0);
+        for (std::size_t row = 0; row < p; ++row) {
+            double want = 0.0;
+            for (std::size_t c = 0; c < w; ++c) want += v[row * w + c] * x[r * w + c];
+            INFO(path << " isa " << kfm::isa_name(i) << " d " << meta.input_dim << " n " << meta.block_size
+                      << " vector " << r << " of " << rows << " row " << row);
+            REQUIRE(std::abs(double(t[r * p + row]) - want) <= tol);
+        }
+    }
+}
+
+// `rows` test vectors padded with the pipeline's zero, rows x work_dim.
+std::vector<float> test_rows(const fmt::map_meta& meta, std::size_t rows, std::uint64_t seed) {
+    std::vector<float> x;
+    for (std::size_t r = 0; r < rows; ++r) {
+        std::vector<float> one = test_vector(meta.input_dim, seed + r);
+        one.resize(meta.work_dim, 0.0f);
+        x.insert(x.end(), one.begin(), one.end());
+    }
+    return x;
+}
+
+// apply (one vector) and apply_batch (each row count: whole lane groups and leftover rows) against V.
+void check_projection_against_dense(const kfm::offline::map_contents& map, std::initializer_list<std::size_t> batch_rows) {
     const auto& meta = map.meta;
     const auto v = dense_v(map);
     for (std::uint32_t row = 0; row < meta.projection_dim; ++row) {
@@ -88,45 +123,42 @@ void check_projection_against_dense(const kfm::offline::map_contents& map) {
     const file_buffer buffer(kfm::offline::serialize(map));
     const auto* ops = kfm::detail::projection_ops_for(meta.projection);
     REQUIRE(ops != nullptr);
+    REQUIRE((ops->apply_batch != nullptr && ops->batch_scratch_floats != nullptr));
     for (isa i : {isa::scalar, isa::avx2, isa::avx512, isa::neon64, isa::neon32}) {
         if (!kfm::isa_available(i)) continue;
         const kfm::map_view view = open_or_fail(buffer, i);
-        std::vector<float> scratch(ops->scratch_floats(meta) + 16), t(meta.projection_dim, -9.0f);
+        std::vector<float> scratch(ops->scratch_floats(meta), 7.0f), t(meta.projection_dim, -9.0f);
         for (std::uint64_t seed = 1; seed <= 2; ++seed) {
-            std::vector<float> x = test_vector(meta.input_dim, seed);
-            x.resize(meta.work_dim, 0.0f);  // the pipeline's zero padding
-            double x_norm = 0.0;
-            for (float e : x) x_norm += double(e) * e;
-            x_norm = std::sqrt(x_norm);
+            const std::vector<float> x = test_rows(meta, 1, seed);
             ops->apply(view, x.data(), t.data(), scratch.data());
-            // Float FFT rounding grows like log2(n) times |x|.
-            const double tol = 2e-6 * x_norm * (std::log2(double(meta.block_size)) + 1.0);
-            for (std::uint32_t row = 0; row < meta.projection_dim; ++row) {
-                double want = 0.0;
-                for (std::uint32_t c = 0; c < meta.work_dim; ++c) want += v[std::size_t(row) * meta.work_dim + c] * x[c];
-                INFO("isa " << kfm::isa_name(i) << " d " << meta.input_dim << " n " << meta.block_size << " row " << row);
-                REQUIRE(std::abs(double(t[row]) - want) <= tol);
-            }
+            check_rows_against_dense(map, v, x, t, 1, "apply", i);
+        }
+        for (std::size_t rows : batch_rows) {
+            std::vector<float> batch_scratch(ops->batch_scratch_floats(meta, rows), 7.0f);
+            std::vector<float> tb(rows * meta.projection_dim, -9.0f);
+            const std::vector<float> x = test_rows(meta, rows, 100 + rows);
+            ops->apply_batch(view, x.data(), rows, tb.data(), batch_scratch.data());
+            check_rows_against_dense(map, v, x, tb, rows, "apply_batch", i);
         }
     }
 }
 
 }  // namespace
 
-TEST_CASE("ssf projection equals the dense V: odd d, small n") {
+TEST_CASE("ssf projection (single and batched) equals the dense V: odd d, small n") {
     // d = 7 pads to 8, m = 4, n = 8: 29 points = one full block of 16 and a truncated one.
     const auto map = build(7, 58, 0, fmt::kernel::gaussian);
     CHECK(map.meta.work_dim == 8);
     CHECK(map.meta.block_size == 8);
     CHECK(map.meta.block_count == 2);
-    check_projection_against_dense(map);
+    check_projection_against_dense(map, {2, 3, 8, 9, 17, 33});
 }
 
-TEST_CASE("ssf projection equals the dense V: large n, several blocks") {
+TEST_CASE("ssf projection (single and batched) equals the dense V: large n, several blocks") {
     // d = 101 pads to 102, m = 51 frequencies out of n = 1024; 2148 points over 2 blocks.
-    check_projection_against_dense(build(101, 2 * 2148, 1024, fmt::kernel::arccos, 1));
+    check_projection_against_dense(build(101, 2 * 2148, 1024, fmt::kernel::arccos, 1), {2, 17});
     // d = 784 (MNIST size), default n = 512, 1500 points: 2 blocks, the second truncated.
-    check_projection_against_dense(build(784, 3000, 0, fmt::kernel::arccos, 0));
+    check_projection_against_dense(build(784, 3000, 0, fmt::kernel::arccos, 0), {3, 9});
 }
 
 TEST_CASE("ssf transform: the feature stage on top of the projection (midpoint, 2 radial points)") {
