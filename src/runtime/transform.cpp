@@ -67,21 +67,39 @@ workspace_layout carve(const map_view& map, std::size_t rows, void* workspace) {
     return w;
 }
 
+// Branch-free, so it vectorises: a float is inf or NaN exactly when its exponent bits are all ones.
 bool all_finite(const float* x, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i)
-        if (!std::isfinite(x[i])) return false;
-    return true;
+    std::uint32_t bad = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        std::uint32_t u;
+        std::memcpy(&u, x + i, sizeof u);
+        bad |= std::uint32_t((u & 0x7f800000u) == 0x7f800000u);
+    }
+    return bad == 0;
+}
+
+// Sum of squares in double with eight independent partial sums: one serial chain of additions would
+// cost an add latency per element (measured at a quarter of a structured map's time at d = 1024).
+double sum_of_squares(const float* x, std::size_t n) {
+    constexpr std::size_t K = 8;
+    double partial[K] = {};
+    std::size_t i = 0;
+    for (; i + K <= n; i += K)
+        for (std::size_t k = 0; k < K; ++k) partial[k] += double(x[i + k]) * double(x[i + k]);
+    for (std::size_t k = 0; i < n; ++i, ++k) partial[k] += double(x[i]) * double(x[i]);
+    return ((partial[0] + partial[1]) + (partial[2] + partial[3])) + ((partial[4] + partial[5]) + (partial[6] + partial[7]));
 }
 
 // x_work = x (unit-normalised when the map asks; zero stays zero), zero padding, appended value.
 void preprocess(const fmt::map_meta& m, const float* x, float* x_work) {
-    double scale = 1.0;
-    if ((m.flags & fmt::meta_flag_normalize_input) != 0) {
-        double sum = 0.0;
-        for (std::uint32_t i = 0; i < m.input_dim; ++i) sum += double(x[i]) * double(x[i]);
-        if (sum > 0.0) scale = 1.0 / std::sqrt(sum);
+    double sum = 0.0;
+    if ((m.flags & fmt::meta_flag_normalize_input) != 0) sum = sum_of_squares(x, m.input_dim);
+    if (sum > 0.0) {
+        const double scale = 1.0 / std::sqrt(sum);
+        for (std::uint32_t i = 0; i < m.input_dim; ++i) x_work[i] = static_cast<float>(double(x[i]) * scale);
+    } else {  // not normalised, or a zero vector (which stays zero)
+        std::memcpy(x_work, x, sizeof(float) * m.input_dim);
     }
-    for (std::uint32_t i = 0; i < m.input_dim; ++i) x_work[i] = static_cast<float>(double(x[i]) * scale);
     for (std::uint32_t i = m.input_dim; i < m.work_dim; ++i) x_work[i] = 0.0f;
     if (m.input_append != 0.0) x_work[m.input_dim] = static_cast<float>(m.input_append);
 }
