@@ -1,10 +1,15 @@
 // features/<isa>/<kind>/<D>: the fused feature stage (per-argument scale, nonlinearity, per-argument
 // weight times a scalar, written into the output) against features/xsimd/<kind>/<D>: a plain AVX2 xsimd
 // loop applying only the nonlinearity to an argument array scaled beforehand (outside the timing).
+// Both sides see the memory layout of a real transform: the projections t (or the peer's precomputed
+// arguments) in the workspace after x_work, scales / weights / phases as consecutive 64-byte aligned
+// sections of the map file after its header, out1 = out0 + D in the caller's buffer. Each region starts on
+// its own page, so the distance between regions modulo 4 KiB (which decides false store-to-load
+// dependencies, "4K aliasing") is fixed by the layout, not by the allocator.
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
 #include <string>
-#include <vector>
 
 #include "isa_util.hpp"
 
@@ -20,15 +25,36 @@ const kind_name kinds[] = {{nonlinearity::cos_sin, "cos_sin"}, {nonlinearity::co
                            {nonlinearity::relu, "relu"},       {nonlinearity::step, "step"},
                            {nonlinearity::relu2, "relu2"},     {nonlinearity::identity, "identity"}};
 
-struct inputs {
-    kfm_bench::aligned_floats t, scale, weight, phase, args, out0, out1;
-    explicit inputs(std::size_t n) : t(n), scale(n), weight(n), phase(n), args(n), out0(n), out1(n) {
+// A page-aligned region of `floats` floats.
+struct region {
+    float* p;
+    explicit region(std::size_t floats)
+        : p(static_cast<float*>(std::aligned_alloc(4096, (floats * sizeof(float) + 4095) / 4096 * 4096))) {}
+    ~region() { std::free(p); }
+    region(const region&) = delete;
+    region& operator=(const region&) = delete;
+};
+
+constexpr std::size_t floats_aligned(std::size_t n) { return (n + 15) / 16 * 16; }  // 64-byte sections
+constexpr std::size_t header_floats = 64;                                           // 256-byte file header
+
+struct transform_layout {
+    std::size_t n;
+    region workspace, file, out;
+    float *t, *scale, *weight, *phase, *out0, *out1;
+    explicit transform_layout(std::size_t n_)
+        : n(n_), workspace(2 * floats_aligned(n_)), file(header_floats + 3 * floats_aligned(n_)), out(2 * n_) {
+        t = workspace.p + floats_aligned(n);  // after x_work (work_dim = D here)
+        scale = file.p + header_floats;
+        weight = scale + floats_aligned(n);
+        phase = weight + floats_aligned(n);
+        out0 = out.p;
+        out1 = out.p + n;
         for (std::size_t i = 0; i < n; ++i) {
             t[i] = 3.0f * kfm_bench::test_value(i);
             scale[i] = 1.0f + 0.5f * kfm_bench::test_value(i + n);
             weight[i] = kfm_bench::test_value(i + 2 * n);
             phase[i] = 3.14159f * (1.0f + kfm_bench::test_value(i + 3 * n));
-            args[i] = scale[i] * t[i] + phase[i];
         }
     }
 };
@@ -41,20 +67,20 @@ const int registered = [] {
             for (const auto& h : kfm_bench::host_isas()) {
                 const auto* table = h.table;
                 benchmark::RegisterBenchmark(("features/" + h.name + "/" + suffix).c_str(), [table, kind, n](benchmark::State& state) {
-                    inputs in(n);
+                    transform_layout in(n);
                     kfm::detail::feature_args f{};
                     f.kind = kind;
-                    f.t = in.t.data();
+                    f.t = in.t;
                     f.n = n;
-                    f.scale = in.scale.data();
-                    f.weight = in.weight.data();
+                    f.scale = in.scale;
+                    f.weight = in.weight;
                     f.weight_scalar = 0.5f;
-                    f.phase = in.phase.data();
-                    f.out0 = in.out0.data();
-                    f.out1 = kind == nonlinearity::cos_sin ? in.out1.data() : nullptr;
+                    f.phase = kind == nonlinearity::cos_phase ? in.phase : nullptr;
+                    f.out0 = in.out0;
+                    f.out1 = kind == nonlinearity::cos_sin ? in.out1 : nullptr;
                     for (auto _ : state) {
                         table->features(f);
-                        benchmark::DoNotOptimize(in.out0.data());
+                        benchmark::DoNotOptimize(in.out0);
                         benchmark::ClobberMemory();
                     }
                     state.SetItemsProcessed(std::int64_t(state.iterations()) * std::int64_t(n));
@@ -63,10 +89,13 @@ const int registered = [] {
 #if KFM_HAVE_AVX2
             if (kfm::detail::kernels_for(kfm::isa::avx2))
                 benchmark::RegisterBenchmark(("features/xsimd/" + suffix).c_str(), [kind, n](benchmark::State& state) {
-                    inputs in(n);
+                    transform_layout in(n);
+                    // the peer's input: the arguments s t (+ b), precomputed where t lives
+                    const bool phased = kind == nonlinearity::cos_phase;
+                    for (std::size_t i = 0; i < n; ++i) in.t[i] = in.scale[i] * in.t[i] + (phased ? in.phase[i] : 0.0f);
                     for (auto _ : state) {
-                        kfm::avx2::plain_xsimd_features(kind, in.args.data(), n, in.out0.data(), in.out1.data());
-                        benchmark::DoNotOptimize(in.out0.data());
+                        kfm::avx2::plain_xsimd_features(kind, in.t, n, in.out0, in.out1);
+                        benchmark::DoNotOptimize(in.out0);
                         benchmark::ClobberMemory();
                     }
                     state.SetItemsProcessed(std::int64_t(state.iterations()) * std::int64_t(n));

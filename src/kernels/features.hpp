@@ -1,106 +1,126 @@
 // Fused feature stage, written once over the architecture A: a_i = s_i t_i, then the nonlinearity, then
 // the weight, stored straight into the output (one pass, no temporary). `product` segments are the
 // runtime's (groups section), not a kernel.
-// Accuracy (tests/kernels/test_features.cpp), for arguments up to |a| <= 1e4:
-//  - cos_sin: cos/sin of the float argument a = fl(s t) are within 2e-6 * max(1, |w|) of their double
-//    values (xsimd's float range reduction; the scalar reference calls cosf/sinf);
+// Accuracy (tests/kernels/test_features.cpp), for arguments up to |a| <= 1e5 on every ISA:
+//  - cos_sin: w cos a and w sin a for the float argument a = fl(s t) are within 2.5e-7 * max(1, |w|) of
+//    their double values (kernels/trig.hpp: same algorithm on every ISA, scalar included);
 //  - cos_phase: the argument s t + b is one fused multiply-add where the ISA has FMA (else two roundings),
-//    so the result is within |w| (2e-6 + 2^-23 |s t + b|) of w cos(s t + b) evaluated in double.
+//    so the result is within |w| (2.5e-7 + 2^-23 |s t + b|) of w cos(s t + b) evaluated in double.
 // The rounding of a float argument (2^-24 |a|, about 6e-4 at 1e4) is the inherent limit of float inputs.
+// Beyond 1e5 see kernels/trig.hpp (finite arguments always give finite outputs, at most |w| (1 + 2^-21)).
 #pragma once
 #include <math.h>
 
 #include "kernels/kernel_table.hpp"
+#include "kernels/trig.hpp"
 #include "kernels/vec.hpp"
 
 namespace kfm::detail::kern {
 namespace {
 
-template <class A>
-inline void sin_cos(const vf<A>& a, vf<A>& s, vf<A>& c) noexcept {
-    if constexpr (lanes<A> == 1) {
-        s = ::sinf(a);
-        c = ::cosf(a);
-    } else {
-        const auto sc = xsimd::sincos(a);
-        s = sc.first;
-        c = sc.second;
-    }
-}
-
-template <class A>
-inline vf<A> cosine(const vf<A>& a) noexcept {
-    if constexpr (lanes<A> == 1) return ::cosf(a);
-    else return xsimd::cos(a);
-}
-
-// f(a) for the real-valued kinds.
+// f(a) for relu, relu2 and identity (step is a select of the weight, below).
 template <format::nonlinearity K, class A>
 inline vf<A> real_feature(const vf<A>& a) noexcept {
     if constexpr (K == format::nonlinearity::relu) return max0<A>(a);
-    else if constexpr (K == format::nonlinearity::step) return positive<A>(a);
     else if constexpr (K == format::nonlinearity::relu2) {
         const vf<A> r = max0<A>(a);
         return r * r;
     } else return a;  // identity
 }
 
-// Elements [i, i + lanes<V>) of the segment with kind K; whether scales / weights are per argument is a
-// template parameter so the loop body carries no branch.
-template <format::nonlinearity K, bool PerScale, bool PerWeight, class V>
+// w where a > 0, else 0.
+template <class A>
+inline vf<A> weight_where_positive(const vf<A>& a, const vf<A>& w) noexcept {
+    if constexpr (lanes<A> == 1) return a > 0.0f ? w : 0.0f;
+    else return xsimd::select(a > vf<A>(0.0f), w, vf<A>(0.0f));
+}
+
+// How a segment's arguments come: per-argument or scalar scale and weight, and whether a second output
+// block is written (f(-a) for reflected real kinds; cos_sin always has its sin block). Template
+// parameters, so the loop body carries no branch.
+template <bool PerScale, bool PerWeight, bool Two>
+struct feature_form {
+    static constexpr bool per_scale = PerScale, per_weight = PerWeight, two = Two;
+};
+
+// Elements [i, i + lanes<V>) of the segment with kind K.
+template <format::nonlinearity K, class F, class V>
 inline void feature_block(const feature_args& f, std::size_t i) noexcept {
     vf<V> s, w;
-    if constexpr (PerScale) s = load_f<V>(f.scale + i);
+    if constexpr (F::per_scale) s = load_f<V>(f.scale + i);
     else s = splat<V>(f.scale_scalar);
-    if constexpr (PerWeight) w = load_f<V>(f.weight + i) * splat<V>(f.weight_scalar);
+    if constexpr (F::per_weight) w = load_f<V>(f.weight + i) * splat<V>(f.weight_scalar);
     else w = splat<V>(f.weight_scalar);
     const vf<V> t = load_f<V>(f.t + i);
     if constexpr (K == format::nonlinearity::cos_phase) {
-        store_f<V>(f.out0 + i, w * cosine<V>(mul_add<V>(s, t, load_f<V>(f.phase + i))));
-        return;
-    }
-    const vf<V> a = s * t;
-    if constexpr (K == format::nonlinearity::cos_sin) {
+        store_f<V>(f.out0 + i, cos_weighted<V>(trig_fma<V>(s, t, load_f<V>(f.phase + i)), w));
+    } else if constexpr (K == format::nonlinearity::cos_sin) {
         vf<V> sn, cs;
-        sin_cos<V>(a, sn, cs);
-        store_f<V>(f.out0 + i, w * cs);
-        store_f<V>(f.out1 + i, w * sn);
+        sin_cos_weighted<V>(s * t, w, sn, cs);
+        store_f<V>(f.out0 + i, cs);
+        store_f<V>(f.out1 + i, sn);
+    } else if constexpr (K == format::nonlinearity::step) {
+        // w step(a) is w or 0: a select, no multiply
+        const vf<V> a = s * t;
+        store_f<V>(f.out0 + i, weight_where_positive<V>(a, w));
+        if constexpr (F::two) store_f<V>(f.out1 + i, weight_where_positive<V>(-a, w));
     } else {
+        const vf<V> a = s * t;
         store_f<V>(f.out0 + i, w * real_feature<K, V>(a));
-        if (f.out1) store_f<V>(f.out1 + i, w * real_feature<K, V>(-a));
+        if constexpr (F::two) store_f<V>(f.out1 + i, w * real_feature<K, V>(-a));
     }
 }
 
-template <format::nonlinearity K, bool PerScale, bool PerWeight, class A>
-inline void feature_loop(const feature_args& f) noexcept {
+// For the real kinds two vectors per iteration (a few operations per load: the loop overhead shows; the
+// trigonometric kinds have enough work per vector, and unrolled they spill constants), then one, then a
+// scalar tail (the same arithmetic on one lane). The arguments are copied to a local first:
+// through the caller's reference, every float store could alias them, and the compiler would reload every
+// pointer and scalar after each store.
+template <format::nonlinearity K, class F, class A>
+inline void feature_loop(const feature_args& args) noexcept {
+    const feature_args f = args;
     constexpr std::size_t W = lanes<A>;
+    constexpr bool unroll = K != format::nonlinearity::cos_sin && K != format::nonlinearity::cos_phase;
     std::size_t i = 0;
-    for (; i + W <= f.n; i += W) feature_block<K, PerScale, PerWeight, A>(f, i);
+    if constexpr (unroll) {
+        for (; i + 2 * W <= f.n; i += 2 * W) {
+            feature_block<K, F, A>(f, i);
+            feature_block<K, F, A>(f, i + W);
+        }
+    }
+    for (; i + W <= f.n; i += W) feature_block<K, F, A>(f, i);
     if constexpr (W > 1)
-        for (; i < f.n; ++i) feature_block<K, PerScale, PerWeight, scalar_arch>(f, i);
+        for (; i < f.n; ++i) feature_block<K, F, scalar_arch>(f, i);
 }
 
-template <format::nonlinearity K, class A>
+template <format::nonlinearity K, bool Two, class A>
 inline void feature_loop(const feature_args& f) noexcept {
     if (f.scale) {
-        if (f.weight) feature_loop<K, true, true, A>(f);
-        else feature_loop<K, true, false, A>(f);
+        if (f.weight) feature_loop<K, feature_form<true, true, Two>, A>(f);
+        else feature_loop<K, feature_form<true, false, Two>, A>(f);
     } else {
-        if (f.weight) feature_loop<K, false, true, A>(f);
-        else feature_loop<K, false, false, A>(f);
+        if (f.weight) feature_loop<K, feature_form<false, true, Two>, A>(f);
+        else feature_loop<K, feature_form<false, false, Two>, A>(f);
     }
+}
+
+// Real-valued kinds: with or without the reflected block.
+template <format::nonlinearity K, class A>
+inline void real_feature_loop(const feature_args& f) noexcept {
+    if (f.out1) feature_loop<K, true, A>(f);
+    else feature_loop<K, false, A>(f);
 }
 
 template <class A>
 void features(const feature_args& f) noexcept {
     using N = format::nonlinearity;
     switch (f.kind) {
-        case N::cos_sin: feature_loop<N::cos_sin, A>(f); break;
-        case N::cos_phase: feature_loop<N::cos_phase, A>(f); break;
-        case N::relu: feature_loop<N::relu, A>(f); break;
-        case N::step: feature_loop<N::step, A>(f); break;
-        case N::relu2: feature_loop<N::relu2, A>(f); break;
-        case N::identity: feature_loop<N::identity, A>(f); break;
+        case N::cos_sin: feature_loop<N::cos_sin, true, A>(f); break;
+        case N::cos_phase: feature_loop<N::cos_phase, false, A>(f); break;
+        case N::relu: real_feature_loop<N::relu, A>(f); break;
+        case N::step: real_feature_loop<N::step, A>(f); break;
+        case N::relu2: real_feature_loop<N::relu2, A>(f); break;
+        case N::identity: real_feature_loop<N::identity, A>(f); break;
         case N::product: break;  // evaluated by the runtime from the groups section
     }
 }
