@@ -1,8 +1,10 @@
-// Verification of the butterfly angle and permutation sections (see the header).
+// Verification of the butterfly angle and permutation sections and the per-block network call (see the header).
 #include "runtime/butterfly_sections.hpp"
 
 #include <cmath>
+#include <cstring>
 
+#include "kernels/kernel_table.hpp"
 #include "runtime/checked.hpp"
 
 namespace kfm::detail {
@@ -34,6 +36,15 @@ status verify_butterfly_sections(const map_view& map) noexcept {
     for (std::uint64_t i = 0; i < perm_count; ++i)
         if (map.permutation[i] >= d) return status::index_out_of_range;
     return status::ok;
+}
+
+void apply_butterfly_block(const map_view& map, std::uint32_t k, const float* x, float* y, float* scratch) noexcept {
+    const auto& m = *map.meta;
+    const std::uint32_t d = m.work_dim;
+    const std::size_t cs_stride = 2 * (std::size_t(m.block_size) - 1);
+    std::memcpy(y, x, sizeof(float) * d);  // the kernel works in place
+    map.kernels->butterfly(y, d, butterfly_log2_d2(d), map.butterfly + k * cs_stride,
+                           map.permutation + std::size_t(k) * d, m.repeats, false, scratch);
 }
 
 }  // namespace kfm::detail

@@ -1,5 +1,6 @@
-// Verification shared by the projections that run stacked butterfly networks (butterfly_simplex and
-// butterfly_blocks): per block, 2*(d2-1) (cos, sin) floats and a gather permutation of d indices.
+// Shared by the projections that run stacked butterfly networks (butterfly_simplex and butterfly_blocks):
+// the open-time check of their sections (per block, 2*(d2-1) (cos, sin) floats and a gather permutation
+// of d indices) and the application of one block's network.
 #pragma once
 #include <cstdint>
 
@@ -13,5 +14,9 @@ unsigned butterfly_log2_d2(std::uint32_t d) noexcept;
 // Checks meta.block_size == d2 for d = meta.work_dim, repeats >= 1, the BFLY section has
 // block_count * 2 * (d2 - 1) finite floats in [-1, 1] and PERM has block_count * d indices < d.
 status verify_butterfly_sections(const map_view& map) noexcept;
+
+// y[0 .. d) = M_k x for block k < block_count of a verified map (d = meta.work_dim): its angles and
+// permutation, meta.repeats times, not transposed. y must not overlap x; scratch holds d floats.
+void apply_butterfly_block(const map_view& map, std::uint32_t k, const float* x, float* y, float* scratch) noexcept;
 
 }  // namespace kfm::detail

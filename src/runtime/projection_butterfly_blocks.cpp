@@ -3,7 +3,6 @@
 // projection_dim. The rows of M_k are the directions; offline, butterfly_dense_q gives Q_k = M_k^T.
 #include <cstring>
 
-#include "kernels/kernel_table.hpp"
 #include "runtime/butterfly_sections.hpp"
 #include "runtime/projection.hpp"
 
@@ -19,22 +18,22 @@ status butterfly_blocks_verify(const map_view& map) {
     return verify_butterfly_sections(map);
 }
 
-// The kernel's scratch (d floats) plus a copy of x for each block (d floats).
+// The kernel's scratch (d floats) plus room for a truncated last block (d floats).
 std::size_t butterfly_blocks_scratch_floats(const format::map_meta& meta) { return 2 * std::size_t(meta.work_dim); }
 
 void butterfly_blocks_apply(const map_view& map, const float* x, float* t, float* scratch) {
     const auto& m = *map.meta;
     const std::uint32_t d = m.work_dim;
-    const unsigned log2_d2 = butterfly_log2_d2(d);
-    const std::size_t cs_stride = 2 * (std::size_t(m.block_size) - 1);
-    float* y = scratch + d;
+    float* partial = scratch + d;
     for (std::uint32_t k = 0; k < m.block_count; ++k) {
         const std::size_t begin = std::size_t(k) * d;
         const std::size_t count = m.projection_dim - begin < d ? m.projection_dim - begin : d;
-        std::memcpy(y, x, sizeof(float) * d);
-        map.kernels->butterfly(y, d, log2_d2, map.butterfly + k * cs_stride, map.permutation + begin, m.repeats,
-                               false, scratch);
-        std::memcpy(t + begin, y, sizeof(float) * count);
+        if (count == d) {
+            apply_butterfly_block(map, k, x, t + begin, scratch);
+        } else {  // the network needs all d rows; keep the first `count`
+            apply_butterfly_block(map, k, x, partial, scratch);
+            std::memcpy(t + begin, partial, sizeof(float) * count);
+        }
     }
 }
 

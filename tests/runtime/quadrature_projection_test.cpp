@@ -160,6 +160,37 @@ TEST_CASE("butterfly_simplex: the runtime network is orthogonal (Q^T Q = I) and 
     }
 }
 
+TEST_CASE("butterfly_simplex: the simplex stage equals V^T (M x) in double, also beyond the coefficient table") {
+    // O(d) double reference for the simplex stage on y = M_k x from the (separately tested) butterfly
+    // kernel: t_j = (d-j) r_j y_j - sum_{i<j} r_i y_i with r_j = sqrt((d+1)/d) / sqrt((d-j)(d-j+1)).
+    // d = 5000 exceeds the runtime's 4096-entry table of 1/sqrt(L (L+1)): rows with L > 4096 take the
+    // Newton path, the rest the table.
+    for (unsigned d : {7u, 1000u, 5000u}) {
+        const auto contents = offline::build_map(options(format::method::quadrature, d, 2 * (d + 1)));
+        const auto x = test::file_buffer(offline::serialize(contents));
+        const auto in = test::test_vector(d, 11);
+        for (isa i : all_isas) {
+            if (!isa_available(i)) continue;
+            CAPTURE(d);
+            CAPTURE(std::string(isa_name(i)));
+            const map_view view = test::open_or_fail(x, i);
+            std::vector<float> y(in), scratch(d);
+            view.kernels->butterfly(y.data(), d, offline::butterfly_log2_size(d), view.butterfly, view.permutation,
+                                    view.meta->repeats, false, scratch.data());
+            std::vector<double> t_ref(d + 1);
+            double below = 0.0;
+            for (unsigned j = 0; j < d; ++j) {
+                const double left = double(d - j);
+                const double r = std::sqrt((d + 1.0) / d) / std::sqrt(left * (left + 1.0));
+                t_ref[j] = left * r * y[j] - below;
+                below += r * y[j];
+            }
+            t_ref[d] = -below;
+            CHECK(max_rel_diff(project(view, in), t_ref) < 2e-6);
+        }
+    }
+}
+
 TEST_CASE("hadamard: SORF blocks equal the dense H D1 H D2 H D3 matrix, truncated") {
     for (unsigned d : {1u, 3u, 13u, 16u, 100u, 784u}) {
         const auto contents = offline::build_map(options(format::method::sorf, d, 2 * (2 * d + 3)));
