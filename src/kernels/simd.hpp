@@ -6,7 +6,6 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
 
 #include <xsimd/xsimd.hpp>
 
@@ -48,19 +47,6 @@ inline xsimd::batch<float, A> partner(const xsimd::batch<float, A>& v) noexcept 
 template <unsigned H, class A>
 inline auto upper_mask() noexcept {
     return xsimd::make_batch_bool_constant<xsimd::batch<float, A>, upper_lane<H>>();
-}
-
-// v[i] = src[idx[i]]. xsimd 8.1's batch::gather always takes its generic element-by-element path (its
-// explicit template arguments rule out the AVX2 / AVX-512 overloads), so those are called directly.
-template <class A>
-inline xsimd::batch<float, A> gather(const float* src, const xsimd::batch<std::int32_t, A>& idx) noexcept {
-#if XSIMD_WITH_AVX512F
-    if constexpr (std::is_base_of<xsimd::avx512f, A>::value) return xsimd::kernel::gather(src, idx, A{});
-#endif
-#if XSIMD_WITH_AVX2
-    if constexpr (std::is_base_of<xsimd::avx2, A>::value) return xsimd::kernel::gather(src, idx, A{});
-#endif
-    return xsimd::batch<float, A>::gather(src, idx);
 }
 
 }  // namespace

@@ -50,12 +50,6 @@ inline vf<A> max0(const vf<A>& a) noexcept {
     if constexpr (lanes<A> == 1) return a > 0.0f ? a : 0.0f;
     else return xsimd::max(a, vf<A>(0.0f));
 }
-// 1 where a > 0, else 0
-template <class A>
-inline vf<A> positive(const vf<A>& a) noexcept {
-    if constexpr (lanes<A> == 1) return a > 0.0f ? 1.0f : 0.0f;
-    else return xsimd::select(a > vf<A>(0.0f), vf<A>(1.0f), vf<A>(0.0f));
-}
 
 }  // namespace
 }  // namespace kfm::detail::kern

@@ -21,6 +21,8 @@ TEST_CASE("kernels_for returns the requested ISA's own table") {
         CHECK(static_cast<bool>(t->gemv));
         CHECK(static_cast<bool>(t->gemm));
         CHECK(static_cast<bool>(t->features));
+        CHECK(static_cast<bool>(t->fft_batch));
+        CHECK(t->fft_batch_lanes >= 1);
     }
     MESSAGE("kernel tables available on this host: " << available);
     // distinct ISAs are distinct tables (no silent fallback to another ISA's table)
