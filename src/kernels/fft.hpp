@@ -392,13 +392,16 @@ inline void reverse_tiles_and_first_stages(const float* in_re, const float* in_i
     }
 }
 
+// The inverse is the forward transform with re and im swapped: conj(F(conj x)) == swap(F(swap x)).
+inline void swap_re_im(const float*& in_re, const float*& in_im, float*& out_re, float*& out_im) noexcept {
+    const float* t = in_re; in_re = in_im; in_im = t;
+    float* u = out_re; out_re = out_im; out_im = u;
+}
+
 template <class A>
 void fft_r2_c2c(const float* in_re, const float* in_im, float* out_re, float* out_im, unsigned log2_n,
                 const float* twiddles, bool inverse) noexcept {
-    if (inverse) {  // conj(F(conj x)) == swap(F(swap x)) for split arrays
-        const float* t = in_re; in_re = in_im; in_im = t;
-        float* u = out_re; out_re = out_im; out_im = u;
-    }
+    if (inverse) swap_re_im(in_re, in_im, out_re, out_im);
     const std::size_t n = std::size_t(1) << log2_n;
     constexpr std::size_t W = lanes<A>;
     const bool in_place = in_re == out_re || in_im == out_im;

@@ -136,10 +136,7 @@ inline void batch_reverse_in_place(const float* in_re, const float* in_im, float
 template <class A>
 void fft_batch_interleaved(const float* in_re, const float* in_im, float* out_re, float* out_im, unsigned log2_n,
                            const float* twiddles, bool inverse) noexcept {
-    if (inverse) {  // conj(F(conj x)) == swap(F(swap x)) for split arrays
-        const float* t = in_re; in_re = in_im; in_im = t;
-        float* u = out_re; out_re = out_im; out_im = u;
-    }
+    if (inverse) swap_re_im(in_re, in_im, out_re, out_im);
     const std::size_t n = std::size_t(1) << log2_n;
     const bool in_place = in_re == out_re || in_im == out_im;
     if (in_place) batch_reverse_in_place<A>(in_re, in_im, out_re, out_im, log2_n);

@@ -39,24 +39,8 @@ map_contents build_qmc(const build_options& o) {
     }
 
     map_contents map;
-    auto& m = map.meta;
-    m.method = std::uint32_t(format::method::qmc);
-    m.kernel = std::uint32_t(o.kernel.kind);
-    m.projection = std::uint32_t(format::projection::dense);
-    m.input_dim = d;
-    m.work_dim = d;
-    m.projection_dim = p;
-    m.output_dim = gaussian ? 2 * p : p;
-    m.output_convention = std::uint32_t(gaussian ? format::output_convention::paired_cos_sin
-                                                 : format::output_convention::real);
-    m.kernel_order = gaussian ? 0 : o.kernel.order;
-    m.kernel_sigma = gaussian ? o.kernel.sigma : 0.0;
-    m.seed = o.seed;
-
-    const format::feature_segment seg =
-        make_segment(gaussian ? format::nonlinearity::cos_sin : arccos_nonlinearity(o.kernel.order), 0, p, 0,
-                     1.0f,
-                     float(gaussian ? 1.0 / std::sqrt(double(p)) : std::sqrt(2.0 / double(p))));
+    map.meta = one_feature_per_projection_meta(o, format::projection::dense, d, p);
+    const format::feature_segment seg = one_feature_per_projection_segment(o, p, 1.0f);
 
     map.sections.push_back(make_segments_section({seg}));
     map.sections.push_back(make_f32_section(format::tag::dense, w));

@@ -99,40 +99,15 @@ map_contents build_random_fourier(const build_options& o) {
     std::vector<float> dense(w.size());
     for (std::size_t i = 0; i < w.size(); ++i) dense[i] = static_cast<float>(w[i] * inv_sigma);
 
-    // Paired: phi = (D/2)^{-1/2} [cos; sin]. Phase and arccos: phi = sqrt(2/D) f(.). The nonlinearity is
-    // chosen with the output convention below.
-    format::feature_segment seg = make_segment(format::nonlinearity::cos_sin, 0, projections, 0, 1.0f,
-                                               static_cast<float>(std::sqrt(2.0 / output_dim)));
-
+    const bool random_phase = gaussian && !paired;
     map_contents map;
-    format::map_meta& m = map.meta;
-    m.method = static_cast<std::uint32_t>(o.method);
-    m.kernel = static_cast<std::uint32_t>(o.kernel.kind);
-    m.projection = static_cast<std::uint32_t>(format::projection::dense);
-    m.flags = 0;
-    m.input_dim = d;
-    m.work_dim = d;
-    m.projection_dim = projections;
-    m.output_dim = output_dim;
-    m.negative_dim = 0;
-    m.kernel_order = gaussian ? 0 : o.kernel.order;
-    m.kernel_sigma = gaussian ? o.kernel.sigma : 0.0;
-    m.seed = o.seed;
-
+    map.meta = one_feature_per_projection_meta(o, format::projection::dense, d, projections, random_phase);
+    const format::feature_segment seg = one_feature_per_projection_segment(o, projections, 1.0f, random_phase);
     std::vector<float> phases;
-    if (paired) {
-        seg.nonlinearity = static_cast<std::uint32_t>(format::nonlinearity::cos_sin);
-        m.output_convention = static_cast<std::uint32_t>(format::output_convention::paired_cos_sin);
-    } else if (gaussian) {
-        seg.nonlinearity = static_cast<std::uint32_t>(format::nonlinearity::cos_phase);
-        seg.phase_index = 0;
-        m.output_convention = static_cast<std::uint32_t>(format::output_convention::cos_phase);
+    if (random_phase) {
         rng ph(derive(o.seed, stream_phases));
         phases.resize(projections);
         for (float& b : phases) b = static_cast<float>(2.0 * std::numbers::pi * ph.uniform());
-    } else {
-        seg.nonlinearity = static_cast<std::uint32_t>(arccos_nonlinearity(o.kernel.order));
-        m.output_convention = static_cast<std::uint32_t>(format::output_convention::real);
     }
 
     map.sections.push_back(make_segments_section({seg}));

@@ -28,26 +28,13 @@ map_contents build_sorf(const build_options& o) {
 
     map_contents map;
     auto& m = map.meta;
-    m.method = std::uint32_t(format::method::sorf);
-    m.kernel = std::uint32_t(o.kernel.kind);
-    m.projection = std::uint32_t(format::projection::hadamard);
-    m.input_dim = d;
-    m.work_dim = d2;
-    m.projection_dim = p;
-    m.output_dim = gaussian ? 2 * p : p;
-    m.output_convention = std::uint32_t(gaussian ? format::output_convention::paired_cos_sin
-                                                 : format::output_convention::real);
+    m = one_feature_per_projection_meta(o, format::projection::hadamard, d2, p);
     m.block_count = blocks;
     m.block_size = d2;
     m.repeats = 3;
-    m.kernel_order = gaussian ? 0 : o.kernel.order;
-    m.kernel_sigma = gaussian ? o.kernel.sigma : 0.0;
-    m.seed = o.seed;
 
     const format::feature_segment seg =
-        make_segment(gaussian ? format::nonlinearity::cos_sin : arccos_nonlinearity(o.kernel.order), 0, p, 0,
-                     float(std::sqrt(double(d2)) / (gaussian ? o.kernel.sigma : 1.0)),
-                     float(gaussian ? 1.0 / std::sqrt(double(p)) : std::sqrt(2.0 / double(p))));
+        one_feature_per_projection_segment(o, p, float(std::sqrt(double(d2)) / (gaussian ? o.kernel.sigma : 1.0)));
 
     map.sections.push_back(make_segments_section({seg}));
     map.sections.push_back(make_bits_section(format::tag::signs, signs));

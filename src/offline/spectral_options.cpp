@@ -41,4 +41,42 @@ format::nonlinearity arccos_nonlinearity(unsigned order) {
     throw std::invalid_argument("arccos order must be 0, 1 or 2");
 }
 
+namespace {
+std::uint32_t outputs(const build_options& o, std::uint32_t p, bool random_phase) {
+    return o.kernel.kind == format::kernel::gaussian && !random_phase ? 2 * p : p;
+}
+}  // namespace
+
+format::map_meta one_feature_per_projection_meta(const build_options& o, format::projection kind,
+                                                 std::uint32_t work_dim, std::uint32_t p, bool random_phase) {
+    const bool gaussian = o.kernel.kind == format::kernel::gaussian;
+    format::map_meta m{};
+    m.method = static_cast<std::uint32_t>(o.method);
+    m.kernel = static_cast<std::uint32_t>(o.kernel.kind);
+    m.projection = static_cast<std::uint32_t>(kind);
+    m.input_dim = o.input_dim;
+    m.work_dim = work_dim;
+    m.projection_dim = p;
+    m.output_dim = outputs(o, p, random_phase);
+    m.output_convention = static_cast<std::uint32_t>(
+        !gaussian ? format::output_convention::real
+                  : random_phase ? format::output_convention::cos_phase : format::output_convention::paired_cos_sin);
+    m.kernel_order = gaussian ? 0 : o.kernel.order;
+    m.kernel_sigma = gaussian ? o.kernel.sigma : 0.0;
+    m.seed = o.seed;
+    return m;
+}
+
+format::feature_segment one_feature_per_projection_segment(const build_options& o, std::uint32_t p, float scale,
+                                                           bool random_phase) {
+    const bool gaussian = o.kernel.kind == format::kernel::gaussian;
+    const format::nonlinearity kind = !gaussian      ? arccos_nonlinearity(o.kernel.order)
+                                      : random_phase ? format::nonlinearity::cos_phase
+                                                     : format::nonlinearity::cos_sin;
+    format::feature_segment seg =
+        make_segment(kind, 0, p, 0, scale, static_cast<float>(std::sqrt(2.0 / outputs(o, p, random_phase))));
+    if (kind == format::nonlinearity::cos_phase) seg.phase_index = 0;
+    return seg;
+}
+
 }  // namespace kfm::offline

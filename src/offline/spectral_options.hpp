@@ -18,4 +18,16 @@ std::uint32_t projections_for_features(const build_options& o, const char* metho
 // Feature-stage nonlinearity for arccos order b (step, relu, relu2).
 format::nonlinearity arccos_nonlinearity(unsigned order);
 
+// The maps with one feature (or one cos/sin pair) per projection: rff, rff-phase, orf, qmc, sorf.
+// p projections give D = 2p paired cos/sin outputs for the gaussian, or D = p outputs with a random
+// phase (random_phase) or Theta_b for arccos b.
+//   meta: method, kernel with its sigma or order, projection kind, input / work / projection / output
+//   dims, output convention, seed (block fields left zero);
+//   segment: over all p projections with scalar `scale` and weight sqrt(2 / D), the nonlinearity of
+//   the convention (a random-phase segment reads its phases from index 0).
+format::map_meta one_feature_per_projection_meta(const build_options& o, format::projection kind,
+                                                 std::uint32_t work_dim, std::uint32_t p, bool random_phase = false);
+format::feature_segment one_feature_per_projection_segment(const build_options& o, std::uint32_t p, float scale,
+                                                           bool random_phase = false);
+
 }  // namespace kfm::offline
