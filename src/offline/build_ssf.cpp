@@ -84,7 +84,8 @@ map_contents build_ssf(const build_options& o) {
     std::vector<std::uint32_t> index_set = ssf_optimise_index_set(m, n, derive(o.seed, stream_index_set), opt).index_set;
     std::sort(index_set.begin(), index_set.end());
 
-    std::vector<bool> sign_bits(blocks * work_dim);
+    // At most points + 2n (work_dim <= 2n), far below 2^32: fits any size_t.
+    std::vector<bool> sign_bits(static_cast<std::size_t>(blocks * work_dim));
     rng signs(derive(o.seed, stream_signs));
     for (std::size_t i = 0; i < sign_bits.size(); ++i) sign_bits[i] = signs.rademacher() < 0;
 
