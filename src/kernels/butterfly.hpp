@@ -18,6 +18,14 @@
 namespace kfm::detail::kern {
 namespace {
 
+// One rotation of a pair of registers: (x, y) <- (c x + s y, -s x + c y).
+template <class V>
+inline void rotate(const vf<V>& c, const vf<V>& s, vf<V>& x, vf<V>& y) noexcept {
+    const vf<V> rx = mul_add<V>(c, x, s * y);
+    y = neg_mul_add<V>(s, x, c * y);
+    x = rx;
+}
+
 // Rotates the active pairs of the blocks of level h whose start lies in [begin, end).
 template <class V>
 inline void butterfly_level(float* x, std::size_t d, std::size_t h, const float* cs, std::size_t begin,
@@ -33,9 +41,10 @@ inline void butterfly_level(float* x, std::size_t d, std::size_t h, const float*
         if constexpr (W > 1) {
             const vf<V> cv(c), sv(sn);
             for (; j + W <= active; j += W) {
-                const vf<V> a = load_f<V>(lo + j), b = load_f<V>(hi + j);
-                store_f<V>(lo + j, mul_add<V>(cv, a, sv * b));
-                store_f<V>(hi + j, neg_mul_add<V>(sv, a, cv * b));
+                vf<V> a = load_f<V>(lo + j), b = load_f<V>(hi + j);
+                rotate<V>(cv, sv, a, b);
+                store_f<V>(lo + j, a);
+                store_f<V>(hi + j, b);
             }
         }
         for (; j < active; ++j) {
@@ -81,20 +90,16 @@ inline void butterfly_level_pair(float* x, std::size_t d, std::size_t h, const f
         float* pe = pc + h;
         for (std::size_t j = 0; j < h; j += W) {
             vf<V> a = load_f<V>(pa + j), b = load_f<V>(pb + j), c = load_f<V>(pc + j), e = load_f<V>(pe + j);
-            if (!transpose) {
-                const vf<V> a1 = mul_add<V>(c0, a, s0 * b), b1 = neg_mul_add<V>(s0, a, c0 * b);
-                const vf<V> c1v = mul_add<V>(c1, c, s1 * e), e1 = neg_mul_add<V>(s1, c, c1 * e);
-                a = mul_add<V>(c2, a1, s2 * c1v);
-                c = neg_mul_add<V>(s2, a1, c2 * c1v);
-                b = mul_add<V>(c2, b1, s2 * e1);
-                e = neg_mul_add<V>(s2, b1, c2 * e1);
+            if (!transpose) {  // level h on (a, b) and (c, e), then level 2h on (a, c) and (b, e)
+                rotate<V>(c0, s0, a, b);
+                rotate<V>(c1, s1, c, e);
+                rotate<V>(c2, s2, a, c);
+                rotate<V>(c2, s2, b, e);
             } else {
-                const vf<V> a1 = mul_add<V>(c2, a, s2 * c), c1v = neg_mul_add<V>(s2, a, c2 * c);
-                const vf<V> b1 = mul_add<V>(c2, b, s2 * e), e1 = neg_mul_add<V>(s2, b, c2 * e);
-                a = mul_add<V>(c0, a1, s0 * b1);
-                b = neg_mul_add<V>(s0, a1, c0 * b1);
-                c = mul_add<V>(c1, c1v, s1 * e1);
-                e = neg_mul_add<V>(s1, c1v, c1 * e1);
+                rotate<V>(c2, s2, a, c);
+                rotate<V>(c2, s2, b, e);
+                rotate<V>(c0, s0, a, b);
+                rotate<V>(c1, s1, c, e);
             }
             store_f<V>(pa + j, a);
             store_f<V>(pb + j, b);
