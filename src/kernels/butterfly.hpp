@@ -163,7 +163,7 @@ inline void butterfly_lane_level(vf<A>& v, const vf<A>& v0, const vf<A>& v1) noe
     // lower lane: c x_i + s x_{i+h}; upper lane: c x_{i+h} - s x_i (signs flip for the transpose)
     const auto upper = upper_mask<H, A>();
     const vf<A> ss = Transpose ? xsimd::select(upper, s, -s) : xsimd::select(upper, -s, s);
-    v = xsimd::fma(c, v, ss * partner<H>(v));
+    v = mul_add<A>(c, v, ss * partner<H>(v));
 }
 
 // All levels h < lanes<A> on the registers v[0 .. K) (K independent chains, so their latencies overlap)

@@ -9,8 +9,6 @@
 // The rounding of a float argument (2^-24 |a|, about 6e-4 at 1e4) is the inherent limit of float inputs.
 // Beyond 1e5 see kernels/trig.hpp (finite arguments always give finite outputs, at most |w| (1 + 2^-21)).
 #pragma once
-#include <math.h>
-
 #include "kernels/kernel_table.hpp"
 #include "kernels/trig.hpp"
 #include "kernels/vec.hpp"

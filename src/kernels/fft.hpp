@@ -167,8 +167,8 @@ inline void lane_stage(vf<A>& re, vf<A>& im, const vf<A>& wr, const vf<A>& wi) n
     const vf<A> pr = partner<H>(re), pi = partner<H>(im);
     const vf<A> ar = blend_upper<H, A>(pr, re), ai = blend_upper<H, A>(pi, im);
     const vf<A> br = blend_upper<H, A>(re, pr), bi = blend_upper<H, A>(im, pi);
-    re = xsimd::fma(wr, br, xsimd::fnma(wi, bi, ar));
-    im = xsimd::fma(wr, bi, xsimd::fma(wi, br, ai));
+    re = mul_add<A>(wr, br, neg_mul_add<A>(wi, bi, ar));
+    im = mul_add<A>(wr, bi, mul_add<A>(wi, br, ai));
 }
 
 // The in-register stages h < lanes<A> on one register pair (re, im).
@@ -307,8 +307,8 @@ inline void load_tile_first_stages(fft_tile<A>& t, const float* in_re, const flo
                 ti = im[k + h];
             } else {
                 const vf<A> wr(w_re[j]), wi(w_im[j]);
-                tr = xsimd::fnma(wi, im[k + h], wr * re[k + h]);
-                ti = xsimd::fma(wi, re[k + h], wr * im[k + h]);
+                tr = neg_mul_add<A>(wi, im[k + h], wr * re[k + h]);
+                ti = mul_add<A>(wi, re[k + h], wr * im[k + h]);
             }
             re[k + h] = re[k] - tr;
             im[k + h] = im[k] - ti;

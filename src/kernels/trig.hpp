@@ -26,7 +26,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <type_traits>
 
 #include "kernels/vec.hpp"
 
@@ -41,20 +40,12 @@ constexpr bool trig_fused = true;
 constexpr bool trig_fused = false;
 #endif
 
-// a * b + c, fused where trig_fused (the reduction relies on it), else two roundings. xsimd 8.1 has no
-// AVX-512 fma kernel (its generic a * b + c is fused only if the compiler contracts it, which sanitizer
-// builds showed it does not always do), so that one is called directly.
+// a * b + c, fused where trig_fused (the reduction relies on it), else two roundings: the scalar form
+// asks for fmaf explicitly, the SIMD forms are vec.hpp's mul_add.
 template <class A>
 inline vf<A> trig_fma(const vf<A>& a, const vf<A>& b, const vf<A>& c) noexcept {
-    if constexpr (lanes<A> == 1) {
-        if constexpr (trig_fused) return ::fmaf(a, b, c);
-        else return a * b + c;
-    } else {
-#if XSIMD_WITH_AVX512F
-        if constexpr (std::is_base_of<xsimd::avx512f, A>::value) return vf<A>(_mm512_fmadd_ps(a, b, c));
-#endif
-        return xsimd::fma(a, b, c);
-    }
+    if constexpr (lanes<A> == 1 && trig_fused) return ::fmaf(a, b, c);
+    else return mul_add<A>(a, b, c);
 }
 
 namespace trig_constants {

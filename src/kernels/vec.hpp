@@ -3,6 +3,8 @@
 // use. The scalar forms are written out (not xsimd's scalar overloads) so the scalar table never calls
 // code compiled with another ISA's flags.
 #pragma once
+#include <type_traits>
+
 #include "kernels/simd.hpp"
 
 namespace kfm::detail::kern {
@@ -33,17 +35,31 @@ template <class A>
 inline vf<A> splat(float v) noexcept {
     return vf<A>(v);
 }
-// a * b + c
+// a * b + c, fused on the SIMD ISAs that have it. xsimd 8.1 has no AVX-512 fma kernel: its generic
+// a * b + c is fused only when the compiler contracts it (sanitizer builds showed it does not always),
+// so AVX-512 calls the intrinsic.
 template <class A>
 inline vf<A> mul_add(const vf<A>& a, const vf<A>& b, const vf<A>& c) noexcept {
-    if constexpr (lanes<A> == 1) return a * b + c;
-    else return xsimd::fma(a, b, c);
+    if constexpr (lanes<A> == 1) {
+        return a * b + c;
+    } else {
+#if XSIMD_WITH_AVX512F
+        if constexpr (std::is_base_of<xsimd::avx512f, A>::value) return vf<A>(_mm512_fmadd_ps(a, b, c));
+#endif
+        return xsimd::fma(a, b, c);
+    }
 }
-// c - a * b
+// c - a * b (fused like mul_add)
 template <class A>
 inline vf<A> neg_mul_add(const vf<A>& a, const vf<A>& b, const vf<A>& c) noexcept {
-    if constexpr (lanes<A> == 1) return c - a * b;
-    else return xsimd::fnma(a, b, c);
+    if constexpr (lanes<A> == 1) {
+        return c - a * b;
+    } else {
+#if XSIMD_WITH_AVX512F
+        if constexpr (std::is_base_of<xsimd::avx512f, A>::value) return vf<A>(_mm512_fnmadd_ps(a, b, c));
+#endif
+        return xsimd::fnma(a, b, c);
+    }
 }
 template <class A>
 inline vf<A> max0(const vf<A>& a) noexcept {
