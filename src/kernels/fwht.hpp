@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "kernels/sign_bits.hpp"
 #include "kernels/vec.hpp"
 
 namespace kfm::detail::kern {
@@ -26,25 +27,6 @@ inline vf<A> fwht_lane_stage(const vf<A>& v) noexcept {
     return mul_add<A>(v, sign, partner<H>(v));
 }
 
-template <class A>
-struct lane_bit {
-    static constexpr std::uint32_t get(std::size_t i, std::size_t) { return std::uint32_t(1) << i; }
-};
-template <class A>
-struct lane_to_sign {  // multiplier moving bit i to bit 31
-    static constexpr std::uint32_t get(std::size_t i, std::size_t) { return std::uint32_t(1) << (31 - i); }
-};
-
-// W sign bits starting at bit i (i a multiple of W, W in 4, 8, 16).
-template <std::size_t W>
-inline std::uint32_t sign_bits_at(const std::uint8_t* bits, std::size_t i) noexcept {
-    if constexpr (W >= 16) {
-        return std::uint32_t(bits[i >> 3]) | std::uint32_t(bits[(i >> 3) + 1]) << 8;
-    } else {
-        return (std::uint32_t(bits[i >> 3]) >> (i & 7)) & ((std::uint32_t(1) << W) - 1);
-    }
-}
-
 // The in-register stages h, 2h, ... (G/2)h over G vectors v[r] = x[r h] (G a power of two).
 template <std::size_t G, class V>
 inline void fwht_registers(vf<V> (&v)[G]) noexcept {
@@ -62,18 +44,12 @@ inline void fwht_registers(vf<V> (&v)[G]) noexcept {
 template <class A, std::size_t G>
 inline void fwht_first_pass(float* x, std::size_t n, const std::uint8_t* sign_bits, float norm) noexcept {
     constexpr std::size_t W = lanes<A>;
-    using U = xsimd::batch<std::uint32_t, A>;
-    const U bit = xsimd::make_batch_constant<U, lane_bit<A>>();
-    const U to_sign = xsimd::make_batch_constant<U, lane_to_sign<A>>();
     const vf<A> scale(norm);
     for (std::size_t k = 0; k < n; k += G * W) {
         vf<A> v[G];
         for (std::size_t r = 0; r < G; ++r) {
             vf<A> u = load_f<A>(x + k + r * W) * scale;
-            if (sign_bits) {
-                const U flip = (U(sign_bits_at<W>(sign_bits, k + r * W)) & bit) * to_sign;
-                u = xsimd::bitwise_cast<vf<A>>(xsimd::bitwise_cast<U>(u) ^ flip);
-            }
+            if (sign_bits) u = flip_lanes<A>(u, sign_bits, k + r * W);
             u = fwht_lane_stage<1, A>(u);
             u = fwht_lane_stage<2, A>(u);
             if constexpr (W > 4) u = fwht_lane_stage<4, A>(u);
@@ -140,7 +116,7 @@ void fwht(float* x, unsigned log2_n, const std::uint8_t* sign_bits) noexcept {
     }
     // The reference path (and vectors shorter than one register).
     for (std::size_t i = 0; i < n; ++i) {
-        const bool flip = sign_bits && ((sign_bits[i >> 3] >> (i & 7)) & 1u);
+        const bool flip = sign_bits && sign_bit(sign_bits, i);
         x[i] = flip ? -norm * x[i] : norm * x[i];
     }
     for (std::size_t h = 1; h < n; h *= 2) fwht_pass<2, scalar_arch>(x, n, h);

@@ -60,6 +60,11 @@ struct kernel_table {
     unsigned fft_batch_lanes;
     void (*fft_batch)(const float* in_re, const float* in_im, float* out_re, float* out_im, unsigned log2_n,
                       const float* twiddles, bool inverse);
+
+    // out[k r + v] = s_k in[k r + v] for k < n, v < r, s_k = -1 where bit first + k of bits is set;
+    // r is 1 or fft_batch_lanes (one bit per element of an interleaved batch). in == out is allowed.
+    void (*flip_signs)(const float* in, const std::uint8_t* bits, std::size_t first, std::size_t n, std::size_t r,
+                       float* out);
 };
 
 // Twiddle table size and contents for fft (computed in double; a pure function of log2_n).

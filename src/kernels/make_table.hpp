@@ -6,6 +6,7 @@
 #include "kernels/features.hpp"
 #include "kernels/fft.hpp"
 #include "kernels/fft_batch.hpp"
+#include "kernels/flip_signs.hpp"
 #include "kernels/fwht.hpp"
 #include "kernels/kernel_table.hpp"
 
@@ -18,7 +19,8 @@ template <class A, class FftA = A>
 constexpr kernel_table make_table(isa id) noexcept {
     return kernel_table{id,          &fft_r2_c2c<FftA>, &butterfly_apply<A>, &fwht<A>,
                         &gemv<A>,    &gemm<A>,          &features<A>,
-                        unsigned(lanes<A>), &fft_batch_interleaved<A>};
+                        unsigned(lanes<A>), &fft_batch_interleaved<A>,
+                        &flip_signs<A>};
 }
 
 }  // namespace

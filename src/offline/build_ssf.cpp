@@ -84,10 +84,17 @@ map_contents build_ssf(const build_options& o) {
     std::vector<std::uint32_t> index_set = ssf_optimise_index_set(m, n, derive(o.seed, stream_index_set), opt).index_set;
     std::sort(index_set.begin(), index_set.end());
 
-    // At most points + 2n (work_dim <= 2n), far below 2^32: fits any size_t.
-    std::vector<bool> sign_bits(static_cast<std::size_t>(blocks * work_dim));
+    // The sign of x_i in block b, stored in frequency order (bit b 2n + Lambda_i for the real part, i < m;
+    // b 2n + n + Lambda_{i-m} for the imaginary part): the runtime scatters x once and flips the signs of
+    // each block in one vector pass. blocks * 2n < points + 2n, far below 2^32: fits any size_t.
+    const std::size_t block_bits = 2 * std::size_t(n);
+    std::vector<bool> sign_bits(static_cast<std::size_t>(blocks) * block_bits);
     rng signs(derive(o.seed, stream_signs));
-    for (std::size_t i = 0; i < sign_bits.size(); ++i) sign_bits[i] = signs.rademacher() < 0;
+    for (std::size_t b = 0; b < blocks; ++b)
+        for (unsigned i = 0; i < work_dim; ++i) {
+            const std::size_t frequency = i < m ? index_set[i] : n + index_set[i - m];
+            sign_bits[b * block_bits + frequency] = signs.rademacher() < 0;
+        }
 
     std::vector<float> twiddles(detail::fft_twiddle_floats(log2_n));
     detail::fft_make_twiddles(log2_n, twiddles.data());

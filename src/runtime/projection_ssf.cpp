@@ -1,7 +1,9 @@
-// The ssf_fft projection (SSF, docs/methods.md): per block b, flip the signs of x (SIGN bits
-// b*work_dim ..), scatter z = x[0:m] + i x[m:2m] into a zero length-n buffer at the frequencies of the
-// INDX section, one forward FFT, and t[b 2n ..] = m^{-1/2} [Re; Im], the stack truncated to projection_dim
-// (keeping whole (Re_j, Im_j) pairs in a truncated block measured no better on LETTER/USPS).
+// The ssf_fft projection (SSF, docs/methods.md): z = x[0:m] + i x[m:2m] scattered into a zero length-n
+// buffer at the frequencies of the INDX section; per block b, the signs of block b (SIGN bits b 2n + k for
+// the real part at frequency k, b 2n + n + k for the imaginary part: stored in frequency order, so the
+// scatter is done once for all blocks and each block costs one vector pass of sign flips), one forward
+// FFT, and t[b 2n ..] = m^{-1/2} [Re; Im], the stack truncated to projection_dim (keeping whole
+// (Re_j, Im_j) pairs in a truncated block measured no better on LETTER/USPS).
 // Each t_i is then v_i . (s x) with |v_i| = 1.
 //
 // Single vectors and batches share one pipeline over a group of L rows interleaved lane by lane
@@ -28,40 +30,17 @@ unsigned log2_exact(std::uint32_t n) {
     return log2;
 }
 
-// Sign table: entry 4 w + j is -1 when bit j of the nibble w is set, else +1. Flipping by a multiply
-// with a looked-up +-1 costs one load per element instead of a bit extraction per element.
-struct sign_table {
-    float v[64];
-};
-constexpr sign_table make_sign_table() {
-    sign_table s{};
-    for (unsigned w = 0; w < 16; ++w)
-        for (unsigned j = 0; j < 4; ++j) s.v[4 * w + j] = ((w >> j) & 1u) != 0 ? -1.0f : 1.0f;
-    return s;
-}
-constexpr sign_table signs_pm1 = make_sign_table();
-
-// Sign bits pos .. pos+3 as a nibble. Reads only the (one or two) bytes holding those bits, so it
-// never reads past the section.
-unsigned sign_nibble(const std::uint8_t* bits, std::size_t pos) {
-    const unsigned lo = bits[pos >> 3], hi = bits[(pos + 3) >> 3];
-    return ((lo | hi << 8) >> (pos & 7)) & 15u;
-}
-
-float sign_of(const std::uint8_t* bits, std::size_t pos) { return ((bits[pos >> 3] >> (pos & 7)) & 1u) != 0 ? -1.0f : 1.0f; }
-
 // Where the buffers of one group of L rows live in the scratch (carve).
 struct buffers {
-    float* x;       // work_dim x L: the rows interleaved and scaled by m^{-1/2}
-    float* re;      // n x L FFT input (zero outside the index set)
-    float* im;
-    float* out_re;  // n x L FFT output (L > 1, or a truncated block)
-    float* out_im;
+    float* base_re;  // n x L: the rows scaled by m^{-1/2} at the index set, zero elsewhere
+    float* base_im;
+    float* re;       // n x L: base with the signs of one block, the FFT input (and its output in
+    float* im;       // place when it cannot go straight into t: L > 1, or a truncated block)
 };
 
 // The scratch size for L lanes: the buffers plus up to a page of slack before each (carve).
 std::size_t scratch_for_lanes(const format::map_meta& m, std::size_t lanes) {
-    return std::size_t(m.work_dim) * lanes + 4 * (std::size_t(m.block_size) * lanes + page);
+    return 4 * (std::size_t(m.block_size) * lanes + page);
 }
 
 // The first float at or after `from` that lies `phase` floats past t modulo a page.
@@ -71,7 +50,7 @@ float* at_phase(float* from, const float* t, std::size_t phase) {
     return from + (phase + page - now) % page;
 }
 
-// Places the FFT inputs and outputs a quarter page apart modulo 4 KiB. t (2n floats per block) and the
+// Places the FFT inputs a quarter page apart from the outputs modulo 4 KiB. t (2n floats per block) and the
 // scratch are often whole pages apart, so re would otherwise share its low 12 address bits with the output
 // block t + b 2n, and the FFT's loads would wait on unrelated stores (4K aliasing): measured 10% of the
 // batch path at (784, 8192) on AVX2; nothing measurable for single vectors.
@@ -80,63 +59,25 @@ buffers carve(const format::map_meta& m, std::size_t lanes, const float* t, floa
     buffers b;
     b.re = at_phase(scratch, t, page / 4);
     b.im = at_phase(b.re + ln, t, 3 * page / 4);
-    b.out_re = at_phase(b.im + ln, t, 0);
-    b.out_im = at_phase(b.out_re + ln, t, page / 2);
-    b.x = b.out_im + ln;
+    b.base_re = at_phase(b.im + ln, t, page / 8);
+    b.base_im = at_phase(b.base_re + ln, t, 5 * page / 8);
     return b;
 }
 
 // Loops below use __restrict (GCC and Clang): their buffers never overlap, and without it the compiler
 // keeps them scalar or adds overlap checks.
 
-// xs[l L + v] = norm * x[v work_dim + l]: L rows interleaved.
+// base_re[Lambda_l L + v] = norm x[v work_dim + l], base_im[Lambda_l L + v] = norm x[v work_dim + m + l]:
+// L rows scattered to the index set, interleaved.
 template <std::size_t L>
-void interleave(const float* __restrict x, std::uint32_t work_dim, float norm, float* __restrict xs) {
-    for (std::uint32_t l = 0; l < work_dim; ++l)
-        for (std::size_t v = 0; v < L; ++v) xs[l * L + v] = norm * x[v * work_dim + l];
-}
-
-// re[Lambda_l L + v] = s_l xs[l L + v], im[Lambda_l L + v] = s_{m+l} xs[(m+l) L + v], signs of block b.
-template <std::size_t L>
-void scatter_block(const map_view& map, std::uint32_t b, const float* __restrict xs, float* __restrict re,
-                   float* __restrict im) {
+void scatter_rows(const map_view& map, const float* __restrict x, float norm, float* __restrict base_re,
+                  float* __restrict base_im) {
     const std::uint32_t w = map.meta->work_dim, half = w / 2;
-    const std::uint32_t* index = map.indices;
-    const std::uint8_t* bits = map.signs;
-    const std::size_t bit0 = std::size_t(b) * w;
-    const float* xi = xs + std::size_t(half) * L;
-    std::uint32_t l = 0;
-    for (; l + 4 <= half; l += 4) {
-        const float* s_re = signs_pm1.v + 4 * sign_nibble(bits, bit0 + l);
-        const float* s_im = signs_pm1.v + 4 * sign_nibble(bits, bit0 + half + l);
-        if constexpr (L == 1) {
-            // Four products in one vector multiply, then four scattered stores: element by element the
-            // loop loaded input, sign and index per element and was bound by the load ports.
-            float y_re[4], y_im[4];
-            for (std::uint32_t j = 0; j < 4; ++j) {
-                y_re[j] = s_re[j] * xs[l + j];
-                y_im[j] = s_im[j] * xi[l + j];
-            }
-            for (std::uint32_t j = 0; j < 4; ++j) {
-                re[index[l + j]] = y_re[j];
-                im[index[l + j]] = y_im[j];
-            }
-        } else {  // whole registers of L lanes
-            for (std::uint32_t j = 0; j < 4; ++j) {
-                float* r = re + std::size_t(index[l + j]) * L;
-                float* i = im + std::size_t(index[l + j]) * L;
-                for (std::size_t v = 0; v < L; ++v) {
-                    r[v] = s_re[j] * xs[(l + j) * L + v];
-                    i[v] = s_im[j] * xi[(l + j) * L + v];
-                }
-            }
-        }
-    }
-    for (; l < half; ++l) {
-        const float s_re = sign_of(bits, bit0 + l), s_im = sign_of(bits, bit0 + half + l);
+    for (std::uint32_t l = 0; l < half; ++l) {
+        const std::size_t at = std::size_t(map.indices[l]) * L;
         for (std::size_t v = 0; v < L; ++v) {
-            re[std::size_t(index[l]) * L + v] = s_re * xs[l * L + v];
-            im[std::size_t(index[l]) * L + v] = s_im * xi[l * L + v];
+            base_re[at + v] = norm * x[v * w + l];
+            base_im[at + v] = norm * x[v * w + half + l];
         }
     }
 }
@@ -165,14 +106,13 @@ void project_group(const map_view& map, const float* x, float* t, float* scratch
     const unsigned log2_n = log2_exact(n);
     const std::size_t p = m.projection_dim, block = std::size_t(2) * n;
     const buffers buf = carve(m, L, t, scratch);
+    std::memset(buf.base_re, 0, sizeof(float) * n * L);
+    std::memset(buf.base_im, 0, sizeof(float) * n * L);
     // The FFT is linear: scaling the m inputs by m^{-1/2} costs less than scaling the 2n outputs.
-    interleave<L>(x, m.work_dim, 1.0f / std::sqrt(float(m.work_dim / 2)), buf.x);
-    // Every block scatters to the same frequencies and the FFT runs out of place, so the entries outside
-    // the index set stay zero from this one clear.
-    std::memset(buf.re, 0, sizeof(float) * n * L);
-    std::memset(buf.im, 0, sizeof(float) * n * L);
+    scatter_rows<L>(map, x, 1.0f / std::sqrt(float(m.work_dim / 2)), buf.base_re, buf.base_im);
     for (std::uint32_t b = 0; b < m.block_count; ++b) {
-        scatter_block<L>(map, b, buf.x, buf.re, buf.im);
+        map.kernels->flip_signs(buf.base_re, map.signs, std::size_t(b) * block, n, L, buf.re);
+        map.kernels->flip_signs(buf.base_im, map.signs, std::size_t(b) * block + n, n, L, buf.im);
         const std::size_t begin = std::size_t(b) * block;
         const std::size_t count = p - begin < block ? p - begin : block;
         if (L == 1 && count == block) {  // one full block: straight into t
@@ -180,12 +120,12 @@ void project_group(const map_view& map, const float* x, float* t, float* scratch
             continue;
         }
         if constexpr (L == 1) {
-            map.kernels->fft(buf.re, buf.im, buf.out_re, buf.out_im, log2_n, map.twiddles, false);
+            map.kernels->fft(buf.re, buf.im, buf.re, buf.im, log2_n, map.twiddles, false);
         } else {
-            map.kernels->fft_batch(buf.re, buf.im, buf.out_re, buf.out_im, log2_n, map.twiddles, false);
+            map.kernels->fft_batch(buf.re, buf.im, buf.re, buf.im, log2_n, map.twiddles, false);
         }
-        deinterleave<L>(buf.out_re, count < n ? count : n, p, t + begin);
-        if (count > n) deinterleave<L>(buf.out_im, count - n, p, t + begin + n);
+        deinterleave<L>(buf.re, count < n ? count : n, p, t + begin);
+        if (count > n) deinterleave<L>(buf.im, count - n, p, t + begin + n);
     }
 }
 
@@ -205,7 +145,7 @@ status ssf_verify(const map_view& map) {
 
     if (map.indices == nullptr || map.signs == nullptr || map.twiddles == nullptr) return status::missing_section;
     if (map.index_count != half) return status::bad_section_size;
-    if (map.sign_count != std::uint64_t(m.block_count) * m.work_dim) return status::bad_section_size;
+    if (map.sign_count != per_block * m.block_count) return status::bad_section_size;
     if (map.twiddle_count != fft_twiddle_floats(log2_n)) return status::bad_section_size;
     // Frequencies in 1..n-1, strictly increasing (hence distinct: two equal frequencies would make
     // coincident points and overwrite each other in the scatter).

@@ -55,7 +55,8 @@ std::vector<double> dense_v(const kfm::offline::map_contents& map) {
         const bool imaginary = r >= n;
         for (std::uint32_t l = 0; l < m; ++l) {
             const double th = 2.0 * std::numbers::pi * double((std::uint64_t(j) * lambda[l]) % n) / n;
-            const double s_re = sign(std::size_t(b) * w + l), s_im = sign(std::size_t(b) * w + m + l);
+            // signs in frequency order: bit b 2n + Lambda_l (real part), b 2n + n + Lambda_l (imaginary)
+            const double s_re = sign(std::size_t(b) * 2 * n + lambda[l]), s_im = sign(std::size_t(b) * 2 * n + n + lambda[l]);
             v[std::size_t(row) * w + l] = norm * s_re * (imaginary ? -std::sin(th) : std::cos(th));
             v[std::size_t(row) * w + m + l] = norm * s_im * (imaginary ? std::cos(th) : std::sin(th));
         }

@@ -1,0 +1,71 @@
+// Sign diagonals stored as bits (bit i set means s_i = -1), applied to whole registers: the W bits of a
+// register become the float sign bits of its lanes by one AND and one integer multiply, then an XOR.
+// Used by the Hadamard transform's first pass and by flip_signs.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/vec.hpp"
+
+namespace kfm::detail::kern {
+namespace {
+
+template <class A>
+struct lane_bit {
+    static constexpr std::uint32_t get(std::size_t i, std::size_t) { return std::uint32_t(1) << i; }
+};
+template <class A>
+struct lane_to_sign {  // multiplier moving bit i to bit 31
+    static constexpr std::uint32_t get(std::size_t i, std::size_t) { return std::uint32_t(1) << (31 - i); }
+};
+
+// W sign bits starting at bit i (i a multiple of W, W in 4, 8, 16). Reads only the bytes holding them.
+template <std::size_t W>
+inline std::uint32_t sign_bits_at(const std::uint8_t* bits, std::size_t i) noexcept {
+    if constexpr (W >= 16) {
+        return std::uint32_t(bits[i >> 3]) | std::uint32_t(bits[(i >> 3) + 1]) << 8;
+    } else if constexpr (W == 8) {
+        return bits[i >> 3];
+    } else {
+        return (std::uint32_t(bits[i >> 3]) >> (i & 7)) & ((std::uint32_t(1) << W) - 1);
+    }
+}
+
+// Bits i .. i+31 (i a multiple of 8) as one word, bit j of the word = bit i + j.
+inline std::uint32_t sign_word_at(const std::uint8_t* bits, std::size_t i) noexcept {
+    const std::uint8_t* p = bits + (i >> 3);
+    return std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 | std::uint32_t(p[3]) << 24;
+}
+
+inline bool sign_bit(const std::uint8_t* bits, std::size_t i) noexcept { return ((bits[i >> 3] >> (i & 7)) & 1u) != 0; }
+
+// v with lane j negated where bit j of `word` is set (word broadcast to every lane).
+template <class A>
+inline vf<A> flip_lanes(const vf<A>& v, const xsimd::batch<std::uint32_t, A>& word) noexcept {
+    using U = xsimd::batch<std::uint32_t, A>;
+    const U bit = xsimd::make_batch_constant<U, lane_bit<A>>();
+    const U to_sign = xsimd::make_batch_constant<U, lane_to_sign<A>>();
+    return xsimd::bitwise_cast<vf<A>>(xsimd::bitwise_cast<U>(v) ^ ((word & bit) * to_sign));
+}
+
+// v with lane j negated where bit i + j is set (i a multiple of the lane count).
+template <class A>
+inline vf<A> flip_lanes(const vf<A>& v, const std::uint8_t* bits, std::size_t i) noexcept {
+    if constexpr (lanes<A> == 1) return sign_bit(bits, i) ? -v : v;
+    else return flip_lanes<A>(v, xsimd::batch<std::uint32_t, A>(sign_bits_at<lanes<A>>(bits, i)));
+}
+
+// v with every lane negated when `negative` (an exact sign flip, no multiply).
+template <class A>
+inline vf<A> flip_all(const vf<A>& v, bool negative) noexcept {
+    if constexpr (lanes<A> == 1) {
+        return negative ? -v : v;
+    } else {
+        using U = xsimd::batch<std::uint32_t, A>;
+        const U flip(negative ? 0x80000000u : 0u);
+        return xsimd::bitwise_cast<vf<A>>(xsimd::bitwise_cast<U>(v) ^ flip);
+    }
+}
+
+}  // namespace
+}  // namespace kfm::detail::kern
