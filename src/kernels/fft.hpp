@@ -11,6 +11,7 @@
 // forward transform with re and im swapped (conj(F(conj x))).
 #pragma once
 #include <cstdint>
+#include <utility>
 #include <type_traits>
 
 #include "kernels/fft_layout.hpp"
@@ -29,6 +30,22 @@ inline std::uint32_t reverse_bits(std::uint32_t i, unsigned bits) noexcept {
     return i >> (32 - bits);
 }
 
+// Bit reversal of every byte, for short transforms: one load per index instead of the ten operations of
+// reverse_bits (the scalar copy below dominated n = 16 and 32).
+struct byte_reversal {
+    std::uint8_t v[256];
+};
+constexpr byte_reversal make_byte_reversal() {
+    byte_reversal r{};
+    for (unsigned i = 0; i < 256; ++i) {
+        unsigned b = 0;
+        for (unsigned k = 0; k < 8; ++k) b |= ((i >> k) & 1u) << (7 - k);
+        r.v[i] = std::uint8_t(b);
+    }
+    return r;
+}
+constexpr byte_reversal reversed_byte = make_byte_reversal();
+
 // out = in in bit-reversed order; in == out is allowed (pairs are swapped once), also for re or im alone.
 template <class A>
 inline void bit_reverse_copy(const float* in_re, const float* in_im, float* out_re, float* out_im,
@@ -44,9 +61,14 @@ inline void bit_reverse_copy(const float* in_re, const float* in_im, float* out_
                 t = out_im[i]; out_im[i] = out_im[j]; out_im[j] = t;
             }
         }
+    } else if (log2_n <= 8) {
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const std::uint32_t j = std::uint32_t(reversed_byte.v[i]) >> (8 - log2_n);
+            out_re[i] = in_re[j];
+            out_im[i] = in_im[j];
+        }
     } else {
-        std::uint32_t i = 0;
-        for (; i < n; ++i) {
+        for (std::uint32_t i = 0; i < n; ++i) {
             const std::uint32_t j = reverse_bits<A>(i, log2_n);
             out_re[i] = in_re[j];
             out_im[i] = in_im[j];
@@ -193,6 +215,30 @@ struct lane_twiddles {
         if constexpr (W > 8) lane_stage<8, A>(r, i, r8, i8);
     }
 };
+
+// Register k of the bit-reversed input: lane l = in[rev(k W + l)], built from scalars in registers
+// (storing the reversed copy and loading it back as vectors stalls on store forwarding: it made n = 16
+// and 32 slower than n = 64).
+template <class A, std::size_t... L>
+inline vf<A> load_bit_reversed(const float* in, std::size_t k, unsigned log2_n, std::index_sequence<L...>) noexcept {
+    constexpr std::size_t W = sizeof...(L);
+    return vf<A>({in[std::uint32_t(reversed_byte.v[k * W + L]) >> (8 - log2_n)]...});
+}
+
+// Bit-reversal copy fused with the stages h < lanes<A>, out of place, for lanes<A> <= n < 256.
+template <class A>
+inline void reverse_and_lane_stages(const float* in_re, const float* in_im, float* out_re, float* out_im,
+                                    unsigned log2_n, const float* tw) noexcept {
+    constexpr std::size_t W = lanes<A>;
+    const lane_twiddles<A> lt(tw);
+    for (std::size_t k = 0; k < (std::size_t(1) << log2_n) / W; ++k) {
+        vf<A> r = load_bit_reversed<A>(in_re, k, log2_n, std::make_index_sequence<W>());
+        vf<A> i = load_bit_reversed<A>(in_im, k, log2_n, std::make_index_sequence<W>());
+        lt.apply(r, i);
+        store_f<A>(out_re + k * W, r);
+        store_f<A>(out_im + k * W, i);
+    }
+}
 
 // All stages h < lanes<A> in one pass over data already in bit-reversed order (n >= lanes<A>).
 template <class A>
@@ -415,6 +461,8 @@ void fft_r2_c2c(const float* in_re, const float* in_im, float* out_re, float* ou
                 reverse_tiles_and_first_stages<true, A>(out_re, out_im, out_re, out_im, log2_n, twiddles);
             } else if (n >= W * W && !in_place) {
                 reverse_tiles_and_first_stages<false, A>(in_re, in_im, out_re, out_im, log2_n, twiddles);
+            } else if (log2_n <= 8 && !in_place) {
+                reverse_and_lane_stages<A>(in_re, in_im, out_re, out_im, log2_n, twiddles);
             } else {
                 bit_reverse_copy<A>(in_re, in_im, out_re, out_im, log2_n);
                 lane_stages<A>(out_re, out_im, n, twiddles);
