@@ -1,6 +1,12 @@
-// features/<isa>/<kind>/<D>: the fused feature stage (per-argument scale, nonlinearity, per-argument
-// weight times a scalar, written into the output) against features/xsimd/<kind>/<D>: a plain AVX2 xsimd
-// loop applying only the nonlinearity to an argument array scaled beforehand (outside the timing).
+// features/<isa>/<kind>/<D>: the fused feature stage (scale, nonlinearity, weight, written into the
+// output) against features/xsimd/<kind>/<D>: a plain AVX2 xsimd loop applying only the nonlinearity to an
+// argument array scaled beforehand (outside the timing). Ours gets the parameter form the maps carry:
+//  - cos_sin, cos_phase: per-argument scale and weight times a scalar (quadrature gaussian; shifted SSF
+//    has per-argument scales and a scalar weight);
+//  - relu, step, relu2, identity: scalar scale 1 and per-argument weight (quadrature arccos 0 and 2, whose
+//    radii the builder folds into the weights: w f(rho t) = (w rho^b) f(t)).
+// features-scalar/<isa>/<kind>/<D> (real kinds only): scalar scale and weight, the one-stream form of
+// quadrature arccos 1 (w rho is the same for every point), SSF arccos and TensorSketch; same peer.
 // Both sides see the memory layout of a real transform: the projections t (or the peer's precomputed
 // arguments) in the workspace after x_work, scales / weights / phases as consecutive 64-byte aligned
 // sections of the map file after its header, out1 = out0 + D in the caller's buffer. Each region starts on
@@ -59,32 +65,43 @@ struct transform_layout {
     }
 };
 
+bool is_trig(nonlinearity kind) { return kind == nonlinearity::cos_sin || kind == nonlinearity::cos_phase; }
+
+// Times ours on the layout; per_scale / per_weight choose arrays or scalars (scalar scale 1, weight 0.5 /
+// array weights times 1, as the builders write them).
+void register_ours(const std::string& name, const kfm::detail::kernel_table* table, nonlinearity kind,
+                   std::size_t n, bool per_scale, bool per_weight) {
+    benchmark::RegisterBenchmark(name.c_str(), [table, kind, n, per_scale, per_weight](benchmark::State& state) {
+        transform_layout in(n);
+        kfm::detail::feature_args f{};
+        f.kind = kind;
+        f.t = in.t;
+        f.n = n;
+        f.scale = per_scale ? in.scale : nullptr;
+        f.scale_scalar = 1.0f;
+        f.weight = per_weight ? in.weight : nullptr;
+        f.weight_scalar = per_weight ? 1.0f : 0.5f;
+        f.phase = kind == nonlinearity::cos_phase ? in.phase : nullptr;
+        f.out0 = in.out0;
+        f.out1 = kind == nonlinearity::cos_sin ? in.out1 : nullptr;
+        for (auto _ : state) {
+            table->features(f);
+            benchmark::DoNotOptimize(in.out0);
+            benchmark::ClobberMemory();
+        }
+        state.SetItemsProcessed(std::int64_t(state.iterations()) * std::int64_t(n));
+    });
+}
+
 const int registered = [] {
     for (const auto& k : kinds)
         for (std::size_t n : {std::size_t(256), std::size_t(1024), std::size_t(4096)}) {
             const std::string suffix = std::string(k.name) + "/" + std::to_string(n);
             const nonlinearity kind = k.kind;
+            const bool trig = is_trig(kind);
             for (const auto& h : kfm_bench::host_isas()) {
-                const auto* table = h.table;
-                benchmark::RegisterBenchmark(("features/" + h.name + "/" + suffix).c_str(), [table, kind, n](benchmark::State& state) {
-                    transform_layout in(n);
-                    kfm::detail::feature_args f{};
-                    f.kind = kind;
-                    f.t = in.t;
-                    f.n = n;
-                    f.scale = in.scale;
-                    f.weight = in.weight;
-                    f.weight_scalar = 0.5f;
-                    f.phase = kind == nonlinearity::cos_phase ? in.phase : nullptr;
-                    f.out0 = in.out0;
-                    f.out1 = kind == nonlinearity::cos_sin ? in.out1 : nullptr;
-                    for (auto _ : state) {
-                        table->features(f);
-                        benchmark::DoNotOptimize(in.out0);
-                        benchmark::ClobberMemory();
-                    }
-                    state.SetItemsProcessed(std::int64_t(state.iterations()) * std::int64_t(n));
-                });
+                register_ours("features/" + h.name + "/" + suffix, h.table, kind, n, trig, true);
+                if (!trig) register_ours("features-scalar/" + h.name + "/" + suffix, h.table, kind, n, false, false);
             }
 #if KFM_HAVE_AVX2
             if (kfm::detail::kernels_for(kfm::isa::avx2))

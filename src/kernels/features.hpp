@@ -33,21 +33,35 @@ inline vf<A> weight_where_positive(const vf<A>& a, const vf<A>& w) noexcept {
     else return xsimd::select(a > vf<A>(0.0f), w, vf<A>(0.0f));
 }
 
-// How a segment's arguments come: per-argument or scalar scale and weight, and whether a second output
-// block is written (f(-a) for reflected real kinds; cos_sin always has its sin block). Template
-// parameters, so the loop body carries no branch.
-template <bool PerScale, bool PerWeight, bool Two>
+constexpr bool is_trig(format::nonlinearity k) noexcept {
+    return k == format::nonlinearity::cos_sin || k == format::nonlinearity::cos_phase;
+}
+
+// How a segment's scale and weight come. The unit forms skip a multiply by 1: the real kinds' maps fold
+// their scales into the weights offline (scale 1, per-argument weights times 1), and with only two or
+// three operations per loaded vector a redundant multiply shows. Trigonometric kinds use only the other
+// forms (one multiply is noise next to their polynomials).
+enum class scale_form { per_argument, scalar, unit };
+enum class weight_form { per_argument_times_scalar, per_argument, scalar };
+
+// A segment's form, and whether a second output block is written (f(-a) for reflected real kinds; cos_sin
+// always has its sin block). Template parameters, so the loop body carries no branch.
+template <scale_form S, weight_form W, bool Two>
 struct feature_form {
-    static constexpr bool per_scale = PerScale, per_weight = PerWeight, two = Two;
+    static constexpr scale_form scale = S;
+    static constexpr weight_form weight = W;
+    static constexpr bool two = Two;
 };
 
 // Elements [i, i + lanes<V>) of the segment with kind K.
 template <format::nonlinearity K, class F, class V>
 inline void feature_block(const feature_args& f, std::size_t i) noexcept {
     vf<V> s, w;
-    if constexpr (F::per_scale) s = load_f<V>(f.scale + i);
-    else s = splat<V>(f.scale_scalar);
-    if constexpr (F::per_weight) w = load_f<V>(f.weight + i) * splat<V>(f.weight_scalar);
+    if constexpr (F::scale == scale_form::per_argument) s = load_f<V>(f.scale + i);
+    else s = splat<V>(f.scale_scalar);  // 1 for the unit form (unused there)
+    if constexpr (F::weight == weight_form::per_argument_times_scalar)
+        w = load_f<V>(f.weight + i) * splat<V>(f.weight_scalar);
+    else if constexpr (F::weight == weight_form::per_argument) w = load_f<V>(f.weight + i);
     else w = splat<V>(f.weight_scalar);
     const vf<V> t = load_f<V>(f.t + i);
     if constexpr (K == format::nonlinearity::cos_phase) {
@@ -59,11 +73,11 @@ inline void feature_block(const feature_args& f, std::size_t i) noexcept {
         store_f<V>(f.out1 + i, sn);
     } else if constexpr (K == format::nonlinearity::step) {
         // w step(a) is w or 0: a select, no multiply
-        const vf<V> a = s * t;
+        const vf<V> a = F::scale == scale_form::unit ? t : s * t;
         store_f<V>(f.out0 + i, weight_where_positive<V>(a, w));
         if constexpr (F::two) store_f<V>(f.out1 + i, weight_where_positive<V>(-a, w));
     } else {
-        const vf<V> a = s * t;
+        const vf<V> a = F::scale == scale_form::unit ? t : s * t;
         store_f<V>(f.out0 + i, w * real_feature<K, V>(a));
         if constexpr (F::two) store_f<V>(f.out1 + i, w * real_feature<K, V>(-a));
     }
@@ -91,15 +105,22 @@ inline void feature_loop(const feature_args& args) noexcept {
         for (; i < f.n; ++i) feature_block<K, F, scalar_arch>(f, i);
 }
 
+// Chooses the weight form for scale form S (the unit weight form only for the real kinds).
+template <format::nonlinearity K, scale_form S, bool Two, class A>
+inline void feature_loop_weighted(const feature_args& f) noexcept {
+    if (!f.weight) return feature_loop<K, feature_form<S, weight_form::scalar, Two>, A>(f);
+    if constexpr (!is_trig(K))
+        if (f.weight_scalar == 1.0f) return feature_loop<K, feature_form<S, weight_form::per_argument, Two>, A>(f);
+    feature_loop<K, feature_form<S, weight_form::per_argument_times_scalar, Two>, A>(f);
+}
+
+// Chooses the scale form (the unit scale form only for the real kinds).
 template <format::nonlinearity K, bool Two, class A>
 inline void feature_loop(const feature_args& f) noexcept {
-    if (f.scale) {
-        if (f.weight) feature_loop<K, feature_form<true, true, Two>, A>(f);
-        else feature_loop<K, feature_form<true, false, Two>, A>(f);
-    } else {
-        if (f.weight) feature_loop<K, feature_form<false, true, Two>, A>(f);
-        else feature_loop<K, feature_form<false, false, Two>, A>(f);
-    }
+    if (f.scale) return feature_loop_weighted<K, scale_form::per_argument, Two, A>(f);
+    if constexpr (!is_trig(K))
+        if (f.scale_scalar == 1.0f) return feature_loop_weighted<K, scale_form::unit, Two, A>(f);
+    feature_loop_weighted<K, scale_form::scalar, Two, A>(f);
 }
 
 // Real-valued kinds: with or without the reflected block.

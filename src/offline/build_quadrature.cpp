@@ -4,6 +4,9 @@
 // sqrt(d)/rho_j, and the constant a0 = 1 - mean_j w_j^2 becomes a constant feature whose signature
 // follows its sign, which keeps the estimator unbiased. The haar_rotations option replaces the butterflies
 // by dense Haar Q_k (dense projection) to measure what the butterflies cost in accuracy.
+// Arccos kinds are positively homogeneous, w f(rho t) = (w rho^b) f(t): the radii are folded into the
+// weights (no scales section), and for order 1, where w rho = sqrt(d / points) for every point, into one
+// scalar weight, so the feature stage reads only its projections.
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -12,6 +15,7 @@
 #include "offline/builders.hpp"
 #include "offline/butterfly_angles.hpp"
 #include "offline/random.hpp"
+#include "offline/sections.hpp"
 #include "offline/simplex.hpp"
 #include "offline/spectral_options.hpp"
 
@@ -57,7 +61,8 @@ map_contents build_quadrature(const build_options& o) {
     const std::size_t d2 = std::size_t(1) << log2_d2;
     const std::size_t points = std::size_t(rules) * (d + 1);
 
-    std::vector<float> cs, scales(points), weights(points), dense;
+    std::vector<float> cs, dense;
+    std::vector<double> scales(points), weights(points);
     std::vector<std::uint32_t> perm;
     const auto simplex = simplex_matrix(d);
     std::vector<double> rho(d + 1);
@@ -84,10 +89,10 @@ map_contents build_quadrature(const build_options& o) {
             const std::size_t p = std::size_t(k) * (d + 1) + j;
             const double w = std::sqrt(double(d)) / rho[j];
             sum_w2 += w * w;
-            scales[p] = float(gaussian ? rho[j] / o.kernel.sigma : rho[j]);
+            scales[p] = gaussian ? rho[j] / o.kernel.sigma : rho[j];
             // Gaussian: mean over the points of w^2 cos(.)cos(.) + w^2 sin(.)sin(.). Arccos: 2 * mean over
             // the 2*points (reflections included) of w^2 f f, i.e. w^2 f f / points per pair.
-            weights[p] = float(w / std::sqrt(double(points)));
+            weights[p] = w / std::sqrt(double(points));
         }
     }
     const double a0 = 1.0 - sum_w2 / double(points);
@@ -117,17 +122,22 @@ map_contents build_quadrature(const build_options& o) {
     m.kernel_sigma = gaussian ? o.kernel.sigma : 0.0;
     m.seed = o.seed;
 
-    // Per-point radii and weights; arccos also writes the reflected points' features.
-    format::feature_segment seg =
-        make_segment(gaussian ? format::nonlinearity::cos_sin : arccos_nonlinearity(o.kernel.order), 0,
-                     std::uint32_t(points), 0, 1.0f, 1.0f);
+    // Per-point radii and weights (radii folded into the weights for arccos); arccos also writes the
+    // reflected points' features.
+    const format::nonlinearity kind = gaussian ? format::nonlinearity::cos_sin : arccos_nonlinearity(o.kernel.order);
+    format::feature_segment seg = make_segment(kind, 0, std::uint32_t(points), 0, 1.0f, 1.0f);
     if (!gaussian) seg.flags = format::segment_flag_reflect;
-    seg.scale_index = 0;
-    seg.weight_index = 0;
+    const bool folded = fold_scales_into_weights(kind, scales, weights);
+    float common_weight = 1.0f;
+    const bool scalar_weight = folded && same_f32(weights, &common_weight);
+    if (!folded) seg.scale_index = 0;
+    if (scalar_weight) seg.weight = common_weight;
+    else seg.weight_index = 0;
 
+    auto to_f32 = [](const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); };
     map.sections.push_back(make_segments_section({seg}));
-    map.sections.push_back(make_f32_section(format::tag::scales, scales));
-    map.sections.push_back(make_f32_section(format::tag::weights, weights));
+    if (!folded) map.sections.push_back(make_f32_section(format::tag::scales, to_f32(scales)));
+    if (!scalar_weight) map.sections.push_back(make_f32_section(format::tag::weights, to_f32(weights)));
     if (o.haar_rotations) {
         map.sections.push_back(make_f32_section(format::tag::dense, dense));
     } else {

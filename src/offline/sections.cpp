@@ -1,4 +1,8 @@
-// Typed section constructors for map_contents (the writer stores raw little-endian bytes).
+// Typed section constructors for map_contents (the writer stores raw little-endian bytes), and the
+// feature-parameter helpers of offline/sections.hpp.
+#include "offline/sections.hpp"
+
+#include <cmath>
 #include <cstring>
 
 #include "kfm/offline.hpp"
@@ -67,6 +71,36 @@ section make_segments_section(const std::vector<format::feature_segment>& segmen
     s.bytes.resize(segments.size() * sizeof(format::feature_segment));
     if (!segments.empty()) std::memcpy(s.bytes.data(), segments.data(), s.bytes.size());
     return s;
+}
+
+int homogeneity_degree(format::nonlinearity kind) noexcept {
+    switch (kind) {
+        case format::nonlinearity::step: return 0;
+        case format::nonlinearity::relu:
+        case format::nonlinearity::identity: return 1;
+        case format::nonlinearity::relu2: return 2;
+        default: return -1;
+    }
+}
+
+bool fold_scales_into_weights(format::nonlinearity kind, const std::vector<double>& scales,
+                              std::vector<double>& weights) {
+    const int b = homogeneity_degree(kind);
+    if (b < 0 || scales.size() != weights.size()) return false;
+    for (double s : scales)
+        if (!(s > 0.0 && std::isfinite(s))) return false;
+    for (std::size_t i = 0; i < weights.size(); ++i)
+        for (int k = 0; k < b; ++k) weights[i] *= scales[i];
+    return true;
+}
+
+bool same_f32(const std::vector<double>& values, float* common) noexcept {
+    if (values.empty()) return false;
+    const float first = static_cast<float>(values[0]);
+    for (double v : values)
+        if (static_cast<float>(v) != first) return false;
+    *common = first;
+    return true;
 }
 
 }  // namespace kfm::offline

@@ -1,5 +1,5 @@
 // Fused feature stage: every ISA and every nonlinearity against a double-precision reference, with
-// per-argument or scalar scales and weights, phases, reflections, lengths that leave SIMD tails and
+// per-argument or scalar scales and weights (scalars of 1 included: the real kinds skip those multiplies), phases, reflections, lengths that leave SIMD tails and
 // exercise the two-vector, one-vector and scalar parts of the loop, and arguments up to |a| = 1e5.
 // Documented bounds (src/kernels/features.hpp, src/kernels/trig.hpp): cos_sin within 2.5e-7 max(1, |w|)
 // of the double value at the float argument a = fl(s t); cos_phase within max(1, |w|) (2.5e-7 + 2^-23
@@ -37,9 +37,9 @@ struct case_data {
 };
 
 // Runs every table on the arguments in c and checks each output against the double reference.
-void check_case(nonlinearity kind, const case_data& c, bool per_scale, bool per_weight, bool reflect) {
+void check_case(nonlinearity kind, const case_data& c, bool per_scale, bool per_weight, bool reflect,
+                float scale_scalar = 0.75f, float weight_scalar = 1.25f) {
     const std::size_t n = c.t.size();
-    const float scale_scalar = 0.75f, weight_scalar = 1.25f;
     const bool two_outputs = kind == nonlinearity::cos_sin || reflect;
     for (const auto* table : available_tables()) {
         const std::string isa_label = kfm_test::name(table->id);
@@ -49,6 +49,8 @@ void check_case(nonlinearity kind, const case_data& c, bool per_scale, bool per_
         CAPTURE(per_scale);
         CAPTURE(per_weight);
         CAPTURE(reflect);
+        CAPTURE(scale_scalar);
+        CAPTURE(weight_scalar);
         unaligned_buffer tb(n), out0(n + 1), out1(n + 1);
         for (std::size_t i = 0; i < n; ++i) tb[i] = c.t[i];
         out0[n] = 12345.0f;  // sentinel: nothing written past n
@@ -114,11 +116,16 @@ TEST_CASE("features match the double reference for every nonlinearity, scale and
         for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(3), std::size_t(8), std::size_t(17),
                               std::size_t(29), std::size_t(67), std::size_t(100)})
             for (bool per_scale : {false, true})
-                for (bool per_weight : {false, true}) {
-                    const bool real = kind != nonlinearity::cos_sin && kind != nonlinearity::cos_phase;
-                    check_case(kind, random_case(n, 4.0f, rng), per_scale, per_weight, false);
-                    if (real) check_case(kind, random_case(n, 4.0f, rng), per_scale, per_weight, true);
-                }
+                for (bool per_weight : {false, true})
+                    for (float scale_scalar : {0.75f, 1.0f})  // 1: the unit forms (real kinds)
+                        for (float weight_scalar : {1.25f, 1.0f}) {
+                            const bool real = kind != nonlinearity::cos_sin && kind != nonlinearity::cos_phase;
+                            check_case(kind, random_case(n, 4.0f, rng), per_scale, per_weight, false, scale_scalar,
+                                       weight_scalar);
+                            if (real)
+                                check_case(kind, random_case(n, 4.0f, rng), per_scale, per_weight, true, scale_scalar,
+                                           weight_scalar);
+                        }
 }
 
 TEST_CASE("trigonometric features stay accurate for arguments up to |a| = 1e5") {

@@ -1,11 +1,15 @@
 // Offline maths of the quadrature family: simplex geometry, butterfly orthogonality and the uniformity of
-// its points, Halton points, and the quadrature / sorf / qmc builders' layouts and option checks.
+// its points, Halton points, and the quadrature / sorf / qmc builders' layouts and option checks,
+// including the arccos radii folded into the weights (and golden features that pin the folded maps).
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <vector>
 
+#include "common/test_maps.hpp"
+#include "kfm/kfm.hpp"
 #include "kfm/offline.hpp"
 #include "offline/butterfly_angles.hpp"
 #include "offline/halton.hpp"
@@ -39,6 +43,27 @@ build_options quadrature_options(unsigned d, unsigned features, format::kernel k
     o.kernel.sigma = 1.5;
     o.seed = 7;
     return o;
+}
+
+const format::feature_segment& only_segment(const map_contents& m) {
+    const section* s = find_section(m, format::tag::segments);
+    REQUIRE(s != nullptr);
+    REQUIRE(s->count == 1);
+    return *reinterpret_cast<const format::feature_segment*>(s->bytes.data());
+}
+
+// phi(x) of a one-rule arccos quadrature map, seed 2026, x = test_vector(d, 17), scalar kernels.
+std::vector<float> arccos_phi(unsigned d, bool haar, unsigned order) {
+    build_options o = quadrature_options(d, 2 * (d + 1), format::kernel::arccos, order);
+    o.seed = 2026;
+    o.haar_rotations = haar;
+    const test::file_buffer buffer(serialize(build_map(o)));
+    const map_view view = test::open_or_fail(buffer, isa::scalar);
+    const auto x = test::test_vector(d, 17);
+    std::vector<float> out(view.output_dim());
+    std::vector<std::uint8_t> ws(workspace_bytes(view));
+    REQUIRE(transform(view, x.data(), d, out.data(), out.size(), ws.data(), ws.size()) == status::ok);
+    return out;
 }
 
 }  // namespace
@@ -240,4 +265,110 @@ TEST_CASE("sorf and qmc layouts") {
     }
     CHECK(std::fabs(sum / 50) < 0.2);
     CHECK(sum2 / 50 == doctest::Approx(1.0).epsilon(0.3));
+}
+
+TEST_CASE("quadrature arccos: radii folded into the weights, order 1 with one scalar weight") {
+    for (bool haar : {false, true})
+        for (unsigned order : {0u, 1u, 2u}) {
+            CAPTURE(haar);
+            CAPTURE(order);
+            const unsigned d = 13;
+            auto o = quadrature_options(d, 3 * 2 * (d + 1), format::kernel::arccos, order);
+            o.haar_rotations = haar;
+            const auto m = build_map(o);
+            const auto& seg = only_segment(m);
+            const double points = 3.0 * (d + 1);
+            CHECK(find_section(m, format::tag::scales) == nullptr);
+            CHECK(seg.scale_index == format::no_index);
+            CHECK(seg.scale == 1.0f);
+            if (order == 1) {
+                // w rho = sqrt(d) / rho / sqrt(points) * rho, the same for every point.
+                CHECK(find_section(m, format::tag::weights) == nullptr);
+                CHECK(seg.weight_index == format::no_index);
+                CHECK(seg.weight == doctest::Approx(std::sqrt(d / points)).epsilon(1e-7));
+                continue;
+            }
+            CHECK(seg.weight_index == 0);
+            CHECK(seg.weight == 1.0f);
+            // Order 0: w = sqrt(d) / rho / sqrt(points) with rho ~ chi(d + 2); order 2: w rho^2 =
+            // sqrt(d / points) rho. Both vary per point; rho^2 = d / (w^2 points) (order 0) is a chi^2
+            // draw, its mean d + 2 within a loose bound.
+            const auto w = f32_values(*find_section(m, format::tag::weights));
+            REQUIRE(w.size() == std::size_t(points));
+            double mean_rho2 = 0.0;
+            for (float wi : w) {
+                const double rho = order == 0 ? std::sqrt(d / points) / wi : wi / std::sqrt(d / points);
+                CHECK(rho > 0.0);
+                mean_rho2 += rho * rho / points;
+            }
+            CHECK(std::fabs(mean_rho2 - (d + 2)) < 5.0 * std::sqrt(2.0 * (d + 2) / points));
+        }
+    // Gaussian keeps its per-point radii (cos is not homogeneous).
+    const auto g = build_map(quadrature_options(13, 2 * 14, format::kernel::gaussian));
+    CHECK(find_section(g, format::tag::scales) != nullptr);
+    CHECK(find_section(g, format::tag::weights) != nullptr);
+    CHECK(only_segment(g).scale_index == 0);
+}
+
+TEST_CASE("quadrature arccos: phi(x) unchanged by folding the radii (golden values)") {
+    // Made with the builder BEFORE the fold (per-point scales rho_j and weights sqrt(d)/rho_j/sqrt(P)
+    // sections, commit 18c48e8) by arccos_phi() above on the scalar ISA, printed with %.9g. The folded
+    // maps must give the same features up to float rounding; the zeros pin the signs of every point.
+    struct golden {
+        unsigned d;
+        bool haar;
+        unsigned order;
+        std::vector<float> phi;
+    };
+    const golden cases[] = {
+    {5, false, 0, {
+       0.0f, 0.0f, 0.718649507f, 0.267234653f, 0.257284403f, 0.0f,
+       0.479998112f, 0.550587833f, 0.0f, 0.0f, 0.0f, 0.40509218f,
+       0.419351637f}},
+    {5, false, 1, {
+       0.0f, 0.0f, 0.75114727f, 0.729542673f, 0.139287874f, 0.0f,
+       0.465414941f, 0.553708613f, 0.0f, 0.0f, 0.0f, 0.600854397f}},
+    {5, false, 2, {
+       0.0f, 0.0f, 0.785114646f, 1.99162972f, 0.0754072592f, 0.0f,
+       0.451274812f, 0.556846976f, 0.0f, 0.0f, 0.0f, 0.891219318f}},
+    {5, true, 0, {
+       0.0f, 0.0f, 0.718649507f, 0.267234653f, 0.0f, 0.0f,
+       0.479998112f, 0.550587833f, 0.0f, 0.0f, 0.257284403f, 0.40509218f,
+       0.419351637f}},
+    {5, true, 1, {
+       0.0f, 0.0f, 0.814257145f, 0.686843574f, 0.0f, 0.0f,
+       0.406944245f, 0.109743677f, 0.0f, 0.0f, 0.173509225f, 0.81090349f}},
+    {5, true, 2, {
+       0.0f, 0.0f, 0.922584236f, 1.7653178f, 0.0f, 0.0f,
+       0.34500888f, 0.0218742117f, 0.0f, 0.0f, 0.117012337f, 1.62324667f}},
+    {13, false, 0, {
+       0.304800004f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+       0.244023725f, 0.0f, 0.274639577f, 0.218228698f, 0.268369198f, 0.205397412f,
+       0.0f, 0.232101157f, 0.0f, 0.331457466f, 0.386697859f, 0.206339866f,
+       0.200846642f, 0.273664325f, 0.0f, 0.29136011f, 0.0f, 0.0f,
+       0.0f, 0.0f, 0.237834439f, 0.0f, 0.0335056894f}},
+    {13, false, 1, {
+       0.191963598f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+       0.112569436f, 0.0f, 0.411189497f, 1.07541132f, 1.08554983f, 0.604309022f,
+       0.0f, 0.0591328554f, 0.0f, 0.265618712f, 0.113815539f, 0.364133f,
+       0.230333135f, 0.729102015f, 0.0f, 0.447766066f, 0.0f, 0.0f,
+       0.0f, 0.0f, 1.38935721f, 0.0f}},
+    {13, false, 2, {
+       0.120899014f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+       0.0519288778f, 0.0f, 0.61563158f, 5.29953051f, 4.3910346f, 1.77796507f,
+       0.0f, 0.0150653906f, 0.0f, 0.212857768f, 0.0334989615f, 0.642594337f,
+       0.264148593f, 1.94248819f, 0.0f, 0.688132823f, 0.0f, 0.0f,
+       0.0f, 0.0f, 8.11620712f, 0.0f}},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.d);
+        CAPTURE(c.haar);
+        CAPTURE(c.order);
+        const auto phi = arccos_phi(c.d, c.haar, c.order);
+        REQUIRE(phi.size() == c.phi.size());
+        for (std::size_t i = 0; i < phi.size(); ++i) {
+            CAPTURE(i);
+            CHECK(std::fabs(phi[i] - c.phi[i]) <= 2e-6f * std::fabs(c.phi[i]));
+        }
+    }
 }
