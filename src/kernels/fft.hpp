@@ -111,11 +111,11 @@ template <std::size_t R, class V>
 struct radix_twiddles {
     vf<V> wr[R / 2], wi[R / 2];
     radix_twiddles(const float* tw, std::size_t h, std::size_t j) noexcept {
-        #pragma GCC unroll 16
+        KFM_UNROLL(16)
         for (std::size_t span = 1; span < R; span *= 2) {
             const float* w_re = tw + fft_layout::stage_offset(span * h);
             const float* w_im = w_re + span * h;
-            #pragma GCC unroll 16
+            KFM_UNROLL(16)
             for (std::size_t q = 0; q < (span + 1) / 2; ++q) {
                 wr[span / 2 + q] = load_f<V>(w_re + j + q * h);
                 wi[span / 2 + q] = load_f<V>(w_im + j + q * h);
@@ -139,17 +139,17 @@ inline void butterfly2_minus_i(vf<V>& ar, vf<V>& ai, vf<V>& br, vf<V>& bi, const
 template <std::size_t R, class V>
 inline void radix_group(float* r, float* i, std::size_t h, const radix_twiddles<R, V>& w) noexcept {
     vf<V> xr[R], xi[R];
-    #pragma GCC unroll 16
+    KFM_UNROLL(16)
     for (std::size_t m = 0; m < R; ++m) {
         xr[m] = load_f<V>(r + m * h);
         xi[m] = load_f<V>(i + m * h);
     }
     // stage span h: element m pairs with m + span when (m & span) == 0
     // (constant trip counts: GCC's -Warray-bounds sees through the unrolled copies)
-    #pragma GCC unroll 4
+    KFM_UNROLL(4)
     for (unsigned level = 0; (std::size_t(2) << level) <= R; ++level) {
         const std::size_t span = std::size_t(1) << level, half = span / 2;
-        #pragma GCC unroll 8
+        KFM_UNROLL(8)
         for (std::size_t p = 0; p < R / 2; ++p) {
             const std::size_t q = p % span, m = (p / span) * 2 * span + q;
             if (span > 1 && q >= half) {
@@ -159,7 +159,7 @@ inline void radix_group(float* r, float* i, std::size_t h, const radix_twiddles<
             }
         }
     }
-    #pragma GCC unroll 16
+    KFM_UNROLL(16)
     for (std::size_t m = 0; m < R; ++m) {
         store_f<V>(r + m * h, xr[m]);
         store_f<V>(i + m * h, xi[m]);
@@ -258,7 +258,7 @@ template <unsigned S, class A>
 inline void transpose_round(vf<A>* rows) noexcept {
     constexpr std::size_t W = lanes<A>;
     if constexpr (S < W) {
-        #pragma GCC unroll 16
+        KFM_UNROLL(16)
         for (std::size_t r = 0; r < W; ++r) {
             if (r & S) continue;
             const vf<A> a = rows[r], b = rows[r + S];
@@ -274,19 +274,19 @@ inline void transpose(vf<A>* rows) noexcept {
     // for round 4: 24 shuffles, against 24 cross-lane permutes and 24 blends for the generic rounds.
     if constexpr (std::is_base_of<xsimd::avx, A>::value && lanes<A> == 8) {
         __m256 t[8], u[8];
-        #pragma GCC unroll 4
+        KFM_UNROLL(4)
         for (int q = 0; q < 8; q += 2) {
             t[q] = _mm256_unpacklo_ps(rows[q], rows[q + 1]);      // rows q, q+1: columns 0 1 | 4 5
             t[q + 1] = _mm256_unpackhi_ps(rows[q], rows[q + 1]);  // columns 2 3 | 6 7
         }
-        #pragma GCC unroll 2
+        KFM_UNROLL(2)
         for (int q = 0; q < 8; q += 4) {  // u[q + c] = column c | column c + 4 of rows q .. q + 3
             u[q + 0] = _mm256_shuffle_ps(t[q], t[q + 2], 0x44);
             u[q + 1] = _mm256_shuffle_ps(t[q], t[q + 2], 0xee);
             u[q + 2] = _mm256_shuffle_ps(t[q + 1], t[q + 3], 0x44);
             u[q + 3] = _mm256_shuffle_ps(t[q + 1], t[q + 3], 0xee);
         }
-        #pragma GCC unroll 4
+        KFM_UNROLL(4)
         for (int c = 0; c < 4; ++c) {
             rows[c] = vf<A>(_mm256_insertf128_ps(u[c], _mm256_castps256_ps128(u[c + 4]), 1));
             rows[c + 4] = vf<A>(_mm256_permute2f128_ps(u[c], u[c + 4], 0x31));
@@ -325,18 +325,18 @@ inline void load_tile_first_stages(fft_tile<A>& t, const float* in_re, const flo
     constexpr std::size_t W = lanes<A>;
     vf<A>* re = t.re;
     vf<A>* im = t.im;
-    #pragma GCC unroll 16
+    KFM_UNROLL(16)
     for (std::size_t k = 0; k < W; ++k) {
         const std::size_t src = rev_lane<A>(k) * row_stride + b * W;
         re[k] = load_f<A>(in_re + src);
         im[k] = load_f<A>(in_im + src);
     }
-    #pragma GCC unroll 4
+    KFM_UNROLL(4)
     for (unsigned level = 0; (std::size_t(2) << level) <= W; ++level) {  // stage h = 2^level
         const std::size_t h = std::size_t(1) << level;
         const float* w_re = tw + fft_layout::stage_offset(h);
         const float* w_im = w_re + h;
-        #pragma GCC unroll 8
+        KFM_UNROLL(8)
         for (std::size_t p = 0; p < W / 2; ++p) {
             const std::size_t j = p % h, k = (p / h) * 2 * h + j;  // rows k and k + h
             if (2 * j == h) {  // w_{h/2} = -i: (a + (-i) b, a - (-i) b), no multiply or negation
@@ -370,7 +370,7 @@ template <class A>
 inline void transpose_store(vf<A>* rows, float* out, std::size_t row_stride) noexcept {
     constexpr std::size_t W = lanes<A>;
     transpose<A>(rows);
-    #pragma GCC unroll 16
+    KFM_UNROLL(16)
     for (std::size_t c = 0; c < W; ++c) store_f<A>(out + rev_lane<A>(c) * row_stride, rows[c]);
 }
 
@@ -394,23 +394,23 @@ inline void whole_tile_transform(const float* in_re, const float* in_im, float* 
     transpose<A>(t.re);
     transpose<A>(t.im);
     vf<A> re[W], im[W];
-    #pragma GCC unroll 16
+    KFM_UNROLL(16)
     for (std::size_t c = 0; c < W; ++c) {
         re[rev_lane<A>(c)] = t.re[c];
         im[rev_lane<A>(c)] = t.im[c];
     }
-    #pragma GCC unroll 16
+    KFM_UNROLL(16)
     for (std::size_t s = 1; s < W; s *= 2) {
         const float* w_re = tw + fft_layout::stage_offset(s * W);
         const float* w_im = w_re + s * W;
-        #pragma GCC unroll 16
+        KFM_UNROLL(16)
         for (std::size_t p = 0; p < W; ++p) {
             if (p & s) continue;
             const std::size_t k = (p & (s - 1)) * W;
             butterfly2<A>(re[p], im[p], re[p + s], im[p + s], load_f<A>(w_re + k), load_f<A>(w_im + k));
         }
     }
-    #pragma GCC unroll 16
+    KFM_UNROLL(16)
     for (std::size_t p = 0; p < W; ++p) {
         store_f<A>(out_re + p * W, re[p]);
         store_f<A>(out_im + p * W, im[p]);

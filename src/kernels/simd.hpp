@@ -9,6 +9,15 @@
 
 #include <xsimd/xsimd.hpp>
 
+// `#pragma GCC unroll n` on the next loop. Empty under AddressSanitizer, whose instrumentation keeps GCC
+// from honouring it (it warned "ignoring loop annotation" for every instantiation).
+#if defined(__SANITIZE_ADDRESS__)
+#define KFM_UNROLL(n)
+#else
+#define KFM_UNROLL_PRAGMA(text) _Pragma(#text)
+#define KFM_UNROLL(n) KFM_UNROLL_PRAGMA(GCC unroll n)
+#endif
+
 namespace kfm::detail::kern {
 namespace {
 
