@@ -250,3 +250,44 @@ TEST_CASE("fft_batch inverse undoes forward up to the factor n, n = 2 .. 65536")
         }
     }
 }
+
+// Large batches go depth first: leaves of 2048 / L elements, then radix-2 / radix-4 joins. Every size from
+// the first join (n = 2 leaves) up to 65536, each lane equal to the single fft of that vector, forward out
+// of place and inverse in place. Covers the leaf boundary of each ISA (256 on AVX2, 128 on AVX-512, 512 on
+// NEON, 2048 on scalar), odd and even join counts, and radix-2 and radix-8 leaf first passes.
+TEST_CASE("fft_batch depth-first sizes: every lane equals the single fft, n = 128 .. 65536") {
+    test_rng rng(17);
+    for (const auto* t : available_tables()) {
+        const std::string isa_label = kfm_test::name(t->id);
+        CAPTURE(isa_label);
+        const std::size_t lanes = t->fft_batch_lanes;
+        for (unsigned log2_n = 7; log2_n <= 16; ++log2_n) {
+            const std::size_t n = std::size_t(1) << log2_n;
+            CAPTURE(n);
+            const auto tw = twiddles(log2_n);
+            unaligned_buffer in_re(n * lanes), in_im(n * lanes), out_re(n * lanes), out_im(n * lanes);
+            for (std::size_t i = 0; i < n * lanes; ++i) { in_re[i] = rng.uniform(-1, 1); in_im[i] = rng.uniform(-1, 1); }
+            for (bool inverse : {false, true}) {
+                CAPTURE(inverse);
+                if (inverse) {  // in place
+                    for (std::size_t i = 0; i < n * lanes; ++i) { out_re[i] = in_re[i]; out_im[i] = in_im[i]; }
+                    t->fft_batch(out_re.data(), out_im.data(), out_re.data(), out_im.data(), log2_n, tw.data(), true);
+                } else {
+                    t->fft_batch(in_re.data(), in_im.data(), out_re.data(), out_im.data(), log2_n, tw.data(), false);
+                }
+                std::vector<float> vr(n), vi(n), sr(n), si(n);
+                double worst = 0, scale = 0;
+                for (std::size_t v = 0; v < lanes; ++v) {
+                    for (std::size_t k = 0; k < n; ++k) { vr[k] = in_re[k * lanes + v]; vi[k] = in_im[k * lanes + v]; }
+                    t->fft(vr.data(), vi.data(), sr.data(), si.data(), log2_n, tw.data(), inverse);
+                    for (std::size_t k = 0; k < n; ++k) {
+                        worst = std::max({worst, double(std::abs(sr[k] - out_re[k * lanes + v])),
+                                          double(std::abs(si[k] - out_im[k * lanes + v]))});
+                        scale = std::max(scale, double(std::abs(sr[k])) + std::abs(si[k]));
+                    }
+                }
+                CHECK(worst <= 1e-6 * (log2_n + 1) * scale);
+            }
+        }
+    }
+}
