@@ -135,6 +135,33 @@ inline void butterfly2_minus_i(vf<V>& ar, vf<V>& ai, vf<V>& br, vf<V>& bi, const
     ai = ai - tr;
 }
 
+// The stages span = 1, 2, .. R / 2 of one radix-R group in registers (element m pairs with m + span when
+// (m & span) == 0), with twiddles kept as radix_twiddles describes (also the batch FFT's). Column0: the
+// group of column 0, whose twiddles are 1 and -i (no multiplies). Constant trip counts: GCC's
+// -Warray-bounds sees through the unrolled copies.
+template <std::size_t R, bool Column0, class V>
+inline void radix_stages(vf<V> (&xr)[R], vf<V> (&xi)[R], const vf<V>* wr, const vf<V>* wi) noexcept {
+    KFM_UNROLL(4)
+    for (unsigned level = 0; (std::size_t(2) << level) <= R; ++level) {
+        const std::size_t span = std::size_t(1) << level, half = span / 2;
+        KFM_UNROLL(8)
+        for (std::size_t p = 0; p < R / 2; ++p) {
+            const std::size_t q = p % span, m = (p / span) * 2 * span + q;
+            vf<V>&ar = xr[m], &ai = xi[m], &br = xr[m + span], &bi = xi[m + span];
+            const bool minus_i = span > 1 && q >= half;  // twiddle -i w_{j + (q - half) h}, kept at q
+            const std::size_t k = minus_i ? q : half + q;
+            if (Column0 && k == half) {  // the twiddle is 1 or -i
+                const vf<V> tr = minus_i ? bi : br, ti = minus_i ? -br : bi;
+                br = ar - tr; bi = ai - ti; ar = ar + tr; ai = ai + ti;
+            } else if (minus_i) {
+                butterfly2_minus_i<V>(ar, ai, br, bi, wr[k], wi[k]);
+            } else {
+                butterfly2<V>(ar, ai, br, bi, wr[k], wi[k]);
+            }
+        }
+    }
+}
+
 // One group of R vectors at distance h (r, i point at its first): stages h, 2h, ... in registers.
 template <std::size_t R, class V>
 inline void radix_group(float* r, float* i, std::size_t h, const radix_twiddles<R, V>& w) noexcept {
@@ -144,21 +171,7 @@ inline void radix_group(float* r, float* i, std::size_t h, const radix_twiddles<
         xr[m] = load_f<V>(r + m * h);
         xi[m] = load_f<V>(i + m * h);
     }
-    // stage span h: element m pairs with m + span when (m & span) == 0
-    // (constant trip counts: GCC's -Warray-bounds sees through the unrolled copies)
-    KFM_UNROLL(4)
-    for (unsigned level = 0; (std::size_t(2) << level) <= R; ++level) {
-        const std::size_t span = std::size_t(1) << level, half = span / 2;
-        KFM_UNROLL(8)
-        for (std::size_t p = 0; p < R / 2; ++p) {
-            const std::size_t q = p % span, m = (p / span) * 2 * span + q;
-            if (span > 1 && q >= half) {
-                butterfly2_minus_i<V>(xr[m], xi[m], xr[m + span], xi[m + span], w.wr[q], w.wi[q]);
-            } else {
-                butterfly2<V>(xr[m], xi[m], xr[m + span], xi[m + span], w.wr[half + q], w.wi[half + q]);
-            }
-        }
-    }
+    radix_stages<R, false, V>(xr, xi, w.wr, w.wi);
     KFM_UNROLL(16)
     for (std::size_t m = 0; m < R; ++m) {
         store_f<V>(r + m * h, xr[m]);

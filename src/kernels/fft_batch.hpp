@@ -53,25 +53,7 @@ inline void batch_group(const float* in_re, const float* in_im, std::size_t in_s
         xr[m] = load_f<A>(in_re + pm * in_stride);
         xi[m] = load_f<A>(in_im + pm * in_stride);
     }
-    KFM_UNROLL(4)
-    for (unsigned level = 0; (std::size_t(2) << level) <= R; ++level) {
-        const std::size_t span = std::size_t(1) << level, half = span / 2;
-        KFM_UNROLL(8)
-        for (std::size_t p = 0; p < R / 2; ++p) {
-            const std::size_t q = p % span, m = (p / span) * 2 * span + q;
-            vf<A>&ar = xr[m], &ai = xi[m], &br = xr[m + span], &bi = xi[m + span];
-            const bool minus_i = span > 1 && q >= half;  // twiddle -i w_{j + (q - half) h}, kept at q
-            const std::size_t k = minus_i ? q : half + q;
-            if (Column0 && k == span / 2) {  // the twiddle is 1 or -i
-                const vf<A> tr = minus_i ? bi : br, ti = minus_i ? -br : bi;
-                br = ar - tr; bi = ai - ti; ar = ar + tr; ai = ai + ti;
-            } else if (minus_i) {
-                butterfly2_minus_i<A>(ar, ai, br, bi, w.wr[k], w.wi[k]);
-            } else {
-                butterfly2<A>(ar, ai, br, bi, w.wr[k], w.wi[k]);
-            }
-        }
-    }
+    radix_stages<R, Column0, A>(xr, xi, w.wr, w.wi);
     KFM_UNROLL(8)
     for (std::size_t m = 0; m < R; ++m) {
         store_f<A>(out_re + m * out_stride, xr[m]);
