@@ -162,20 +162,25 @@ inline void radix_stages(vf<V> (&xr)[R], vf<V> (&xi)[R], const vf<V>* wr, const 
     }
 }
 
-// One group of R vectors at distance h (r, i point at its first): stages h, 2h, ... in registers.
-template <std::size_t R, class V>
-inline void radix_group(float* r, float* i, std::size_t h, const radix_twiddles<R, V>& w) noexcept {
+// One group of R registers: loads element m from in + perm(m) * in_stride (perm = the R-point bit reversal
+// when Reversed, else the identity), runs the stages span = 1, 2, .. R / 2 in registers (radix_stages),
+// stores element m at out + m * out_stride (strides in floats; in == out is allowed: every load comes
+// first). Tw: radix_twiddles, or the batch FFT's broadcast twiddles (same layout).
+template <std::size_t R, bool Reversed, bool Column0, class V, class Tw>
+inline void radix_group(const float* in_re, const float* in_im, std::size_t in_stride, float* out_re,
+                        float* out_im, std::size_t out_stride, const Tw& w) noexcept {
     vf<V> xr[R], xi[R];
-    KFM_UNROLL(16)
+    KFM_UNROLL(8)
     for (std::size_t m = 0; m < R; ++m) {
-        xr[m] = load_f<V>(r + m * h);
-        xi[m] = load_f<V>(i + m * h);
+        const std::size_t pm = !Reversed ? m : R == 8 ? ((m & 1) << 2 | (m & 2) | (m >> 2)) : R == 4 ? ((m & 1) << 1 | (m >> 1)) : m;
+        xr[m] = load_f<V>(in_re + pm * in_stride);
+        xi[m] = load_f<V>(in_im + pm * in_stride);
     }
-    radix_stages<R, false, V>(xr, xi, w.wr, w.wi);
-    KFM_UNROLL(16)
+    radix_stages<R, Column0, V>(xr, xi, w.wr, w.wi);
+    KFM_UNROLL(8)
     for (std::size_t m = 0; m < R; ++m) {
-        store_f<V>(r + m * h, xr[m]);
-        store_f<V>(i + m * h, xi[m]);
+        store_f<V>(out_re + m * out_stride, xr[m]);
+        store_f<V>(out_im + m * out_stride, xi[m]);
     }
 }
 
@@ -184,13 +189,15 @@ inline void radix_pass(float* re, float* im, std::size_t n, std::size_t h, const
     constexpr std::size_t W = lanes<V>;
     if (h == W) {  // one column: its twiddles loaded once for all groups (the stores could alias tw)
         const radix_twiddles<R, V> w(tw, h, 0);
-        for (std::size_t base = 0; base < n; base += R * h) radix_group<R, V>(re + base, im + base, h, w);
+        for (std::size_t base = 0; base < n; base += R * h)
+            radix_group<R, false, false, V>(re + base, im + base, h, re + base, im + base, h, w);
         return;
     }
     // otherwise groups outer, columns inner: sequential access (columns outer measured slower at n = 4096)
     for (std::size_t base = 0; base < n; base += R * h) {
         for (std::size_t j = 0; j < h; j += W) {
-            radix_group<R, V>(re + base + j, im + base + j, h, radix_twiddles<R, V>(tw, h, j));
+            radix_group<R, false, false, V>(re + base + j, im + base + j, h, re + base + j, im + base + j, h,
+                                            radix_twiddles<R, V>(tw, h, j));
         }
     }
 }

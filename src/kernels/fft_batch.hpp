@@ -39,28 +39,6 @@ struct batch_twiddles {
     }
 };
 
-// One group of R elements: loads element m from in + perm(m) * in_stride (perm = R-point bit reversal
-// for the first pass, identity otherwise), runs stages span = 1, 2, .. R / 2 in registers, stores
-// element m at out + m * out_stride (strides in floats). Column0: the group is column j = 0, whose
-// twiddles w_0 = 1 need no multiply.
-template <std::size_t R, bool Reversed, bool Column0, class A>
-inline void batch_group(const float* in_re, const float* in_im, std::size_t in_stride, float* out_re,
-                        float* out_im, std::size_t out_stride, const batch_twiddles<R, A>& w) noexcept {
-    vf<A> xr[R], xi[R];
-    KFM_UNROLL(8)
-    for (std::size_t m = 0; m < R; ++m) {
-        const std::size_t pm = !Reversed ? m : R == 8 ? ((m & 1) << 2 | (m & 2) | (m >> 2)) : R == 4 ? ((m & 1) << 1 | (m >> 1)) : m;
-        xr[m] = load_f<A>(in_re + pm * in_stride);
-        xi[m] = load_f<A>(in_im + pm * in_stride);
-    }
-    radix_stages<R, Column0, A>(xr, xi, w.wr, w.wi);
-    KFM_UNROLL(8)
-    for (std::size_t m = 0; m < R; ++m) {
-        store_f<A>(out_re + m * out_stride, xr[m]);
-        store_f<A>(out_im + m * out_stride, xi[m]);
-    }
-}
-
 // Radix-R pass fusing stages h .. (R / 2) h in place on the elements [0, len) of re / im. Columns outer:
 // each column's twiddles are broadcast once and stay in registers for all its groups (the data are in
 // L1 inside a leaf; a join pass has a single group per column anyway).
@@ -71,12 +49,12 @@ inline void batch_radix_pass(float* re, float* im, std::size_t len, std::size_t 
     {
         const batch_twiddles<R, A> w(tw, h, 0);
         for (std::size_t base = 0; base < len; base += R * h)
-            batch_group<R, false, true, A>(re + base * L, im + base * L, stride, re + base * L, im + base * L, stride, w);
+            radix_group<R, false, true, A>(re + base * L, im + base * L, stride, re + base * L, im + base * L, stride, w);
     }
     for (std::size_t j = 1; j < h; ++j) {
         const batch_twiddles<R, A> w(tw, h, j);
         for (std::size_t base = j; base < len; base += R * h)
-            batch_group<R, false, false, A>(re + base * L, im + base * L, stride, re + base * L, im + base * L, stride, w);
+            radix_group<R, false, false, A>(re + base * L, im + base * L, stride, re + base * L, im + base * L, stride, w);
     }
 }
 
@@ -127,12 +105,12 @@ inline void batch_leaf(const batch_fft_plan<A>& p, std::size_t b, unsigned log2_
             for (std::size_t t = 0; t < groups; ++t) {
                 const std::size_t g_lo = leaf_group_bits ? reverse_bits<A>(std::uint32_t(t), leaf_group_bits) : 0;
                 const std::size_t src = src0 + t * src_step;
-                batch_group<R, true, true, A>(p.in_re + src * L, p.in_im + src * L, in_stride, out_re + R * g_lo * L,
+                radix_group<R, true, true, A>(p.in_re + src * L, p.in_im + src * L, in_stride, out_re + R * g_lo * L,
                                               out_im + R * g_lo * L, L, w);
             }
         } else {
             for (std::size_t g = 0; g < groups; ++g)
-                batch_group<R, false, true, A>(out_re + R * g * L, out_im + R * g * L, L, out_re + R * g * L,
+                radix_group<R, false, true, A>(out_re + R * g * L, out_im + R * g * L, L, out_re + R * g * L,
                                                out_im + R * g * L, L, w);
         }
     };
