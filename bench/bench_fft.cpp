@@ -20,6 +20,25 @@ void set_counters(benchmark::State& state, std::size_t n, unsigned log2_n, std::
                                                              benchmark::Counter::kInvert);
 }
 
+// A kernel-table FFT (fft, or fft_batch over `vectors` interleaved vectors): one call per iteration.
+using fft_kernel = void (*)(const float*, const float*, float*, float*, unsigned, const float*, bool);
+void kfm_transforms(benchmark::State& state, fft_kernel fft, std::size_t n, unsigned log2_n, std::size_t vectors) {
+    kfm_bench::aligned_floats tw(kfm::detail::fft_twiddle_floats(log2_n));
+    kfm::detail::fft_make_twiddles(log2_n, tw.data());
+    const std::size_t total = n * vectors;
+    kfm_bench::aligned_floats ir(total), ii(total), orr(total), oi(total);
+    for (std::size_t i = 0; i < total; ++i) {
+        ir[i] = kfm_bench::test_value(i);
+        ii[i] = kfm_bench::test_value(i + total);
+    }
+    for (auto _ : state) {
+        fft(ir.data(), ii.data(), orr.data(), oi.data(), log2_n, tw.data(), false);
+        benchmark::DoNotOptimize(orr.data());
+        benchmark::ClobberMemory();
+    }
+    set_counters(state, n, log2_n, vectors);
+}
+
 // FFTW3f doing `vectors` separate transforms of length n (contiguous, distance n) in one plan.
 void fftw_transforms(benchmark::State& state, std::size_t n, unsigned log2_n, std::size_t vectors) {
     const std::size_t total = n * vectors;
@@ -55,19 +74,7 @@ const int registered = [] {
             const auto* table = h.table;
             benchmark::RegisterBenchmark(("fft/" + h.name + "/" + std::to_string(n)).c_str(),
                                          [table, n, log2_n](benchmark::State& state) {
-                                             kfm_bench::aligned_floats tw(kfm::detail::fft_twiddle_floats(log2_n));
-                                             kfm::detail::fft_make_twiddles(log2_n, tw.data());
-                                             kfm_bench::aligned_floats ir(n), ii(n), orr(n), oi(n);
-                                             for (std::size_t i = 0; i < n; ++i) {
-                                                 ir[i] = kfm_bench::test_value(i);
-                                                 ii[i] = kfm_bench::test_value(i + n);
-                                             }
-                                             for (auto _ : state) {
-                                                 table->fft(ir.data(), ii.data(), orr.data(), oi.data(), log2_n, tw.data(), false);
-                                                 benchmark::DoNotOptimize(orr.data());
-                                                 benchmark::ClobberMemory();
-                                             }
-                                             set_counters(state, n, log2_n);
+                                             kfm_transforms(state, table->fft, n, log2_n, 1);
                                          });
         }
         benchmark::RegisterBenchmark(("fft/fftw/" + std::to_string(n)).c_str(),
@@ -77,20 +84,7 @@ const int registered = [] {
             const std::size_t lanes = table->fft_batch_lanes;
             benchmark::RegisterBenchmark(("fft-batch/" + h.name + "/" + std::to_string(n)).c_str(),
                                          [table, n, log2_n, lanes](benchmark::State& state) {
-                                             kfm_bench::aligned_floats tw(kfm::detail::fft_twiddle_floats(log2_n));
-                                             kfm::detail::fft_make_twiddles(log2_n, tw.data());
-                                             const std::size_t total = n * lanes;
-                                             kfm_bench::aligned_floats ir(total), ii(total), orr(total), oi(total);
-                                             for (std::size_t i = 0; i < total; ++i) {
-                                                 ir[i] = kfm_bench::test_value(i);
-                                                 ii[i] = kfm_bench::test_value(i + total);
-                                             }
-                                             for (auto _ : state) {
-                                                 table->fft_batch(ir.data(), ii.data(), orr.data(), oi.data(), log2_n, tw.data(), false);
-                                                 benchmark::DoNotOptimize(orr.data());
-                                                 benchmark::ClobberMemory();
-                                             }
-                                             set_counters(state, n, log2_n, lanes);
+                                             kfm_transforms(state, table->fft_batch, n, log2_n, lanes);
                                          });
         }
         for (std::size_t lanes : {4, 8, 16}) {  // the batch widths of the ISAs (neon, avx2, avx512)
