@@ -92,7 +92,7 @@ template <format::nonlinearity K, class F, class A>
 inline void feature_loop(const feature_args& args) noexcept {
     const feature_args f = args;
     constexpr std::size_t W = lanes<A>;
-    constexpr bool unroll = K != format::nonlinearity::cos_sin && K != format::nonlinearity::cos_phase;
+    constexpr bool unroll = !is_trig(K);
     std::size_t i = 0;
     if constexpr (unroll) {
         for (; i + 2 * W <= f.n; i += 2 * W) {
