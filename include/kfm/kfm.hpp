@@ -72,6 +72,8 @@ struct map_view {
     std::uint64_t sign_count = 0;
     const std::uint32_t* indices = nullptr;
     std::uint64_t index_count = 0;
+    const std::uint8_t* frequencies = nullptr;  // packed membership bits (SSF index set)
+    std::uint64_t frequency_count = 0;          // number of bits
     const float* twiddles = nullptr;
     std::uint64_t twiddle_count = 0;
     const float* butterfly = nullptr;       // (cos, sin) pairs

@@ -65,6 +65,12 @@ struct kernel_table {
     // r is 1 or fft_batch_lanes (one bit per element of an interleaved batch). in == out is allowed.
     void (*flip_signs)(const float* in, const std::uint8_t* bits, std::size_t first, std::size_t n, std::size_t r,
                        float* out);
+    // out[k] = scale e_k for k < n, e_k = in[rank k] where bit k of bits is set (rank k: the set bits
+    // before k) and 0 where it is clear: the packed inputs placed at the set bits in order. `count` is the
+    // number of set bits among bits[0 .. n) (the caller knows it; the kernel reads exactly in[0 .. count)).
+    // in and out do not overlap.
+    void (*expand)(const float* in, std::size_t count, const std::uint8_t* bits, std::size_t n, float scale,
+                   float* out);
 };
 
 // Twiddle table size and contents for fft (computed in double; a pure function of log2_n).

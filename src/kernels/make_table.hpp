@@ -3,6 +3,7 @@
 #pragma once
 #include "kernels/butterfly.hpp"
 #include "kernels/dense.hpp"
+#include "kernels/expand.hpp"
 #include "kernels/features.hpp"
 #include "kernels/fft.hpp"
 #include "kernels/fft_batch.hpp"
@@ -13,14 +14,15 @@
 namespace kfm::detail::kern {
 namespace {
 
-// FftA lets an ISA take its FFT from a narrower architecture compiled with its own flags (AVX-512 uses
-// the 8-lane FFT: its 16 x 16 register transposes cost more than they save, docs/benchmarks.md).
-template <class A, class FftA = A>
+// NarrowA lets an ISA take its FFT and expand from a narrower architecture compiled with its own flags
+// (AVX-512 uses the 8-lane FFT: its 16 x 16 register transposes cost more than they save,
+// docs/benchmarks.md; and the 8-lane expand: vexpandps measured 1.5x slower than vpermps here).
+template <class A, class NarrowA = A>
 constexpr kernel_table make_table(isa id) noexcept {
-    return kernel_table{id,          &fft_r2_c2c<FftA>, &butterfly_apply<A>, &fwht<A>,
+    return kernel_table{id,          &fft_r2_c2c<NarrowA>, &butterfly_apply<A>, &fwht<A>,
                         &gemv<A>,    &gemm<A>,          &features<A>,
                         unsigned(lanes<A>), &fft_batch_interleaved<A>,
-                        &flip_signs<A>};
+                        &flip_signs<A>,      &expand<NarrowA>};
 }
 
 }  // namespace

@@ -75,9 +75,9 @@ map_contents build_ssf(const build_options& o) {
     if (output_dim > max_outputs) fail("too many features (limit 2^26 outputs)");
     const std::uint64_t blocks = (points + 2ull * n - 1) / (2ull * n);
 
-    // Index set: optimised once and shared by every block, stored sorted (a permutation of the frequencies
-    // permutes the coordinates of every point alike, an isometry; sorted order lets the runtime check
-    // distinctness in O(m)).
+    // Index set: optimised once and shared by every block, sorted (a permutation of the frequencies
+    // permutes the coordinates of every point alike, an isometry) and stored as n membership bits, so
+    // x_l goes to the l-th set bit: the runtime expands x into the FFT buffer a register at a time.
     ssf_optimiser_options opt;
     opt.max_sweeps = o.sweeps;
     opt.show_progress = o.show_progress;
@@ -157,7 +157,9 @@ map_contents build_ssf(const build_options& o) {
     }
 
     map.sections.push_back(make_segments_section(segments));
-    map.sections.push_back(make_u32_section(format::tag::indices, index_set));
+    std::vector<bool> frequency_bits(n);
+    for (std::uint32_t f : index_set) frequency_bits[f] = true;
+    map.sections.push_back(make_bits_section(format::tag::frequencies, frequency_bits));
     map.sections.push_back(make_bits_section(format::tag::signs, sign_bits));
     map.sections.push_back(make_f32_section(format::tag::twiddles, twiddles));
     if (!scales.empty()) map.sections.push_back(make_f32_section(format::tag::scales, scales));

@@ -1,5 +1,5 @@
-// The ssf_fft projection (SSF, docs/methods.md): z = x[0:m] + i x[m:2m] scattered into a zero length-n
-// buffer at the frequencies of the INDX section; per block b, the signs of block b (SIGN bits b 2n + k for
+// The ssf_fft projection (SSF, docs/methods.md): z = x[0:m] + i x[m:2m] placed into a zero length-n
+// buffer at the frequencies of the FREQ section (x_l at the l-th set bit: kernels->expand); per block b, the signs of block b (SIGN bits b 2n + k for
 // the real part at frequency k, b 2n + n + k for the imaginary part: stored in frequency order, so the
 // scatter is done once for all blocks and each block costs one vector pass of sign flips), one forward
 // FFT, and t[b 2n ..] = m^{-1/2} [Re; Im], the stack truncated to projection_dim (keeping whole
@@ -37,7 +37,7 @@ unsigned log2_exact(std::uint32_t n) {
 
 // Where the buffers of one group of L rows live in the scratch (carve).
 struct buffers {
-    float* base_re;  // n x L: the rows scaled by m^{-1/2} at the index set, zero elsewhere
+    float* base_re;  // n x L: the rows scaled by m^{-1/2} at the index set, zero elsewhere (the scatter)
     float* base_im;
     float* re;       // n x L: base with the signs of one block, the FFT input (and its output in
     float* im;       // place when it cannot go straight into t: L > 1, or a truncated block)
@@ -72,17 +72,27 @@ buffers carve(const format::map_meta& m, std::size_t lanes, const float* t, floa
 // Loops below use __restrict (GCC and Clang): their buffers never overlap, and without it the compiler
 // keeps them scalar or adds overlap checks.
 
-// base_re[Lambda_l L + v] = norm x[v work_dim + l], base_im[Lambda_l L + v] = norm x[v work_dim + m + l]:
-// L rows scattered to the index set, interleaved.
+// base_re[Lambda_l L + v] = norm x[v work_dim + l], base_im[Lambda_l L + v] = norm x[v work_dim + m + l],
+// zero at the other frequencies (Lambda_l: the l-th set bit of FREQ). One row: two expands. L interleaved
+// rows (n <= max_interleaved_fft): element by element.
 template <std::size_t L>
 void scatter_rows(const map_view& map, const float* __restrict x, float norm, float* __restrict base_re,
                   float* __restrict base_im) {
-    const std::uint32_t w = map.meta->work_dim, half = w / 2;
-    for (std::uint32_t l = 0; l < half; ++l) {
-        const std::size_t at = std::size_t(map.indices[l]) * L;
-        for (std::size_t v = 0; v < L; ++v) {
-            base_re[at + v] = norm * x[v * w + l];
-            base_im[at + v] = norm * x[v * w + half + l];
+    const std::uint32_t w = map.meta->work_dim, half = w / 2, n = map.meta->block_size;
+    if constexpr (L == 1) {
+        map.kernels->expand(x, half, map.frequencies, n, norm, base_re);  // verify checked: half bits are set
+        map.kernels->expand(x + half, half, map.frequencies, n, norm, base_im);
+    } else {
+        std::memset(base_re, 0, sizeof(float) * n * L);
+        std::memset(base_im, 0, sizeof(float) * n * L);
+        std::uint32_t l = 0;
+        for (std::uint32_t k = 0; k < n; ++k) {
+            if (((map.frequencies[k >> 3] >> (k & 7)) & 1u) == 0) continue;
+            for (std::size_t v = 0; v < L; ++v) {
+                base_re[k * L + v] = norm * x[v * w + l];
+                base_im[k * L + v] = norm * x[v * w + half + l];
+            }
+            ++l;
         }
     }
 }
@@ -111,8 +121,6 @@ void project_group(const map_view& map, const float* x, float* t, float* scratch
     const unsigned log2_n = log2_exact(n);
     const std::size_t p = m.projection_dim, block = std::size_t(2) * n;
     const buffers buf = carve(m, L, t, scratch);
-    std::memset(buf.base_re, 0, sizeof(float) * n * L);
-    std::memset(buf.base_im, 0, sizeof(float) * n * L);
     // The FFT is linear: scaling the m inputs by m^{-1/2} costs less than scaling the 2n outputs.
     scatter_rows<L>(map, x, 1.0f / std::sqrt(float(m.work_dim / 2)), buf.base_re, buf.base_im);
     for (std::uint32_t b = 0; b < m.block_count; ++b) {
@@ -148,18 +156,16 @@ status ssf_verify(const map_view& map) {
     if (m.block_count == 0 || p == 0 || p > per_block * m.block_count || p <= per_block * (m.block_count - 1ull))
         return status::bad_meta;
 
-    if (map.indices == nullptr || map.signs == nullptr || map.twiddles == nullptr) return status::missing_section;
-    if (map.index_count != half) return status::bad_section_size;
+    if (map.frequencies == nullptr || map.signs == nullptr || map.twiddles == nullptr) return status::missing_section;
+    if (map.frequency_count != n) return status::bad_section_size;
     if (map.sign_count != per_block * m.block_count) return status::bad_section_size;
     if (map.twiddle_count != fft_twiddle_floats(log2_n)) return status::bad_section_size;
-    // Frequencies in 1..n-1, strictly increasing (hence distinct: two equal frequencies would make
-    // coincident points and overwrite each other in the scatter).
-    std::uint32_t previous = 0;
-    for (std::uint32_t l = 0; l < half; ++l) {
-        const std::uint32_t f = map.indices[l];
-        if (f <= previous || f >= n) return status::index_out_of_range;
-        previous = f;
-    }
+    // m = work_dim / 2 distinct frequencies (bits as a set), none of them 0 (the DC row would be one point
+    // shared by every block).
+    if ((map.frequencies[0] & 1u) != 0) return status::index_out_of_range;
+    std::uint32_t set = 0;
+    for (std::uint32_t k = 0; k < n; ++k) set += (map.frequencies[k >> 3] >> (k & 7)) & 1u;
+    if (set != half) return status::bad_section_size;
     for (std::uint64_t i = 0; i < map.twiddle_count; ++i) {
         const float w = map.twiddles[i];
         if (!(w >= -1.0f && w <= 1.0f)) return status::bad_parameter_value;  // also rejects NaN

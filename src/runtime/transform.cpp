@@ -68,14 +68,26 @@ workspace_layout carve(const map_view& map, std::size_t rows, void* workspace) {
 }
 
 // Branch-free, so it vectorises: a float is inf or NaN exactly when its exponent bits are all ones.
+// K independent flags: one flag makes every vector wait for the previous OR (measured 2% of an SSF map).
 bool all_finite(const float* x, std::size_t n) {
-    std::uint32_t bad = 0;
-    for (std::size_t i = 0; i < n; ++i) {
+    constexpr std::size_t K = 16;
+    std::uint32_t bad[K] = {};
+    std::size_t i = 0;
+    for (; i + K <= n; i += K) {
+        for (std::size_t k = 0; k < K; ++k) {
+            std::uint32_t u;
+            std::memcpy(&u, x + i + k, sizeof u);
+            bad[k] |= std::uint32_t((u & 0x7f800000u) == 0x7f800000u);
+        }
+    }
+    std::uint32_t any = 0;
+    for (std::size_t k = 0; k < K; ++k) any |= bad[k];
+    for (; i < n; ++i) {
         std::uint32_t u;
         std::memcpy(&u, x + i, sizeof u);
-        bad |= std::uint32_t((u & 0x7f800000u) == 0x7f800000u);
+        any |= std::uint32_t((u & 0x7f800000u) == 0x7f800000u);
     }
-    return bad == 0;
+    return any == 0;
 }
 
 // Sum of squares in double with eight independent partial sums: one serial chain of additions would
@@ -155,16 +167,27 @@ void features(const map_view& map, const float* t, float* out) {
     }
 }
 
+// Whether pre-processing would copy x unchanged (no normalisation, padding or appended value).
+bool preprocess_is_copy(const fmt::map_meta& m) {
+    return (m.flags & fmt::meta_flag_normalize_input) == 0 && m.work_dim == m.input_dim && m.input_append == 0.0;
+}
+
 // `rows` vectors already checked: pre-process, project (the projection's batched path when rows > 1), features.
+// When pre-processing is a copy and the rows are contiguous, the projection reads x itself (projections
+// take const x and unaligned loads), which saves the copy.
 void run_rows(const map_view& map, const workspace_layout& w, const float* x, std::size_t x_stride,
               std::size_t rows, float* out, std::size_t out_stride) {
     const fmt::map_meta& m = *map.meta;
-    for (std::size_t r = 0; r < rows; ++r) preprocess(m, x + r * x_stride, w.x_work + r * m.work_dim);
+    const float* x_work = x;
+    if (!preprocess_is_copy(m) || (rows > 1 && x_stride != m.work_dim)) {
+        for (std::size_t r = 0; r < rows; ++r) preprocess(m, x + r * x_stride, w.x_work + r * m.work_dim);
+        x_work = w.x_work;
+    }
     const projection_ops* ops = detail::projection_ops_for(m.projection);
     if (rows > 1) {  // only projections with a batched path get more than one row per pass (rows_per_pass)
-        ops->apply_batch(map, w.x_work, rows, w.t, w.scratch);
+        ops->apply_batch(map, x_work, rows, w.t, w.scratch);
     } else {
-        ops->apply(map, w.x_work, w.t, w.scratch);
+        ops->apply(map, x_work, w.t, w.scratch);
     }
     for (std::size_t r = 0; r < rows; ++r) features(map, w.t + r * m.projection_dim, out + r * out_stride);
 }

@@ -30,6 +30,7 @@ constexpr known_section known_sections[] = {
     {fmt::tag::constants, fmt::dtype::f32, 0},
     {fmt::tag::signs, fmt::dtype::bits, 0},
     {fmt::tag::indices, fmt::dtype::u32, 0},
+    {fmt::tag::frequencies, fmt::dtype::bits, 0},
     {fmt::tag::twiddles, fmt::dtype::f32, 0},
     {fmt::tag::butterfly, fmt::dtype::f32, 0},
     {fmt::tag::permutation, fmt::dtype::u32, 0},
@@ -138,6 +139,10 @@ void attach(map_view* v, std::uint32_t tag, const std::uint8_t* p, std::uint64_t
         case fmt::tag::indices:
             v->indices = reinterpret_cast<const std::uint32_t*>(p);
             v->index_count = count;
+            break;
+        case fmt::tag::frequencies:
+            v->frequencies = p;
+            v->frequency_count = count;
             break;
         case fmt::tag::twiddles:
             v->twiddles = reinterpret_cast<const float*>(p);

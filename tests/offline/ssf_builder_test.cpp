@@ -33,11 +33,14 @@ const section* find(const map_contents& map, std::uint32_t tag) {
     return nullptr;
 }
 
+// The index set: the set bits of the FREQ section (n bits), in increasing order.
 std::vector<std::uint32_t> index_set(const map_contents& map) {
-    const section* s = find(map, fmt::tag::indices);
+    const section* s = find(map, fmt::tag::frequencies);
     REQUIRE(s != nullptr);
-    std::vector<std::uint32_t> v(s->count);
-    std::memcpy(v.data(), s->bytes.data(), 4 * v.size());
+    REQUIRE(s->count == map.meta.block_size);
+    std::vector<std::uint32_t> v;
+    for (std::uint32_t k = 0; k < s->count; ++k)
+        if ((s->bytes[k >> 3] >> (k & 7)) & 1) v.push_back(k);
     return v;
 }
 

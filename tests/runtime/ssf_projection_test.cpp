@@ -4,6 +4,7 @@
 // the fused feature stage on top; and open() rejecting a corrupted index set.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <initializer_list>
@@ -38,14 +39,23 @@ std::uint32_t section_index(const std::vector<std::uint8_t>& bytes, std::uint32_
     return 0;
 }
 
+// The index set: the set bits of the FREQ section, in increasing order.
+std::vector<std::uint32_t> frequencies(const kfm::offline::map_contents& map) {
+    const auto& bits = find_section(map, fmt::tag::frequencies).bytes;
+    std::vector<std::uint32_t> lambda;
+    for (std::uint32_t k = 0; k < map.meta.block_size; ++k)
+        if ((bits[k >> 3] >> (k & 7)) & 1) lambda.push_back(k);
+    return lambda;
+}
+
 // The dense V (projection_dim x work_dim), row-major, in double: the Re row j of block b is
 // m^{-1/2} [s_l cos th_jl ; s_{m+l} sin th_jl], the Im row m^{-1/2} [-s_l sin th_jl ; s_{m+l} cos th_jl],
 // th_jl = 2 pi j Lambda_l / n (the FFT's exp(-i th) convention).
 std::vector<double> dense_v(const kfm::offline::map_contents& map) {
     const auto& meta = map.meta;
     const std::uint32_t n = meta.block_size, w = meta.work_dim, m = w / 2;
-    std::vector<std::uint32_t> lambda(m);
-    std::memcpy(lambda.data(), find_section(map, fmt::tag::indices).bytes.data(), 4 * m);
+    const std::vector<std::uint32_t> lambda = frequencies(map);
+    REQUIRE(lambda.size() == m);
     const auto& bits = find_section(map, fmt::tag::signs).bytes;
     auto sign = [&](std::size_t i) { return ((bits[i >> 3] >> (i & 7)) & 1) ? -1.0 : 1.0; };
     std::vector<double> v(std::size_t(meta.projection_dim) * w, 0.0);
@@ -186,33 +196,47 @@ TEST_CASE("ssf transform: the feature stage on top of the projection (midpoint, 
 TEST_CASE("ssf open rejects a corrupted index set or a wrong sign count") {
     const auto map = build(16, 64, 0, fmt::kernel::arccos, 1);
     const auto good = kfm::offline::serialize(map);
-    const std::uint32_t ix = section_index(good, fmt::tag::indices);
+    const std::uint32_t ix = section_index(good, fmt::tag::frequencies);
     const auto entry = section_at(good, ix);
+    const std::vector<std::uint32_t> lambda = frequencies(map);
     kfm::map_view view;
-    {
-        auto bytes = good;  // a repeated frequency
-        std::uint32_t first;
-        std::memcpy(&first, bytes.data() + entry.offset, 4);
-        std::memcpy(bytes.data() + entry.offset + 4, &first, 4);
-        reseal_section(bytes, ix);
+    auto flip_bit = [&](std::vector<std::uint8_t>& bytes, std::uint32_t k) { bytes[entry.offset + k / 8] ^= std::uint8_t(1u << (k % 8)); };
+    auto open_status = [&](const std::vector<std::uint8_t>& bytes) {
         const file_buffer b(bytes);
-        CHECK(kfm::open(b.data(), b.size(), &view, isa::scalar) == status::index_out_of_range);
+        return kfm::open(b.data(), b.size(), &view, isa::scalar);
+    };
+    std::uint32_t absent = 1;  // a frequency not in the set
+    while (std::find(lambda.begin(), lambda.end(), absent) != lambda.end()) ++absent;
+    {
+        auto bytes = good;  // one frequency fewer than work_dim / 2
+        flip_bit(bytes, lambda[3]);
+        reseal_section(bytes, ix);
+        CHECK(open_status(bytes) == status::bad_section_size);
     }
     {
-        auto bytes = good;  // a frequency outside 1..n-1
-        const std::uint32_t big = map.meta.block_size;
-        std::memcpy(bytes.data() + entry.offset + 4 * (entry.count - 1), &big, 4);
+        auto bytes = good;  // one frequency more
+        flip_bit(bytes, absent);
         reseal_section(bytes, ix);
-        const file_buffer b(bytes);
-        CHECK(kfm::open(b.data(), b.size(), &view, isa::scalar) == status::index_out_of_range);
+        CHECK(open_status(bytes) == status::bad_section_size);
     }
     {
-        auto bytes = good;  // frequency 0 (the DC row would be a point shared by every block)
-        const std::uint32_t zero = 0;
-        std::memcpy(bytes.data() + entry.offset, &zero, 4);
+        auto bytes = good;  // frequency 0 in place of another (the DC row would be a point shared by every block)
+        flip_bit(bytes, lambda[0]);
+        flip_bit(bytes, 0);
         reseal_section(bytes, ix);
-        const file_buffer b(bytes);
-        CHECK(kfm::open(b.data(), b.size(), &view, isa::scalar) == status::index_out_of_range);
+        CHECK(open_status(bytes) == status::index_out_of_range);
+    }
+    {
+        auto changed = map;  // membership bits for half the FFT size
+        for (auto& s : changed.sections)
+            if (s.tag == fmt::tag::frequencies)
+                s = kfm::offline::make_bits_section(fmt::tag::frequencies, std::vector<bool>(map.meta.block_size / 2, true));
+        CHECK(open_status(kfm::offline::serialize(changed)) == status::bad_section_size);
+    }
+    {
+        auto changed = map;  // no FREQ section
+        std::erase_if(changed.sections, [](const auto& s) { return s.tag == fmt::tag::frequencies; });
+        CHECK(open_status(kfm::offline::serialize(changed)) == status::missing_section);
     }
     {
         auto changed = map;  // one block too many in the meta: the sign bits no longer match
