@@ -10,11 +10,17 @@
 //                                        produces for a benchmark input (its cost depends on the argument
 //                                        range: xsimd's range reduction takes a cheaper branch when every
 //                                        |argument| <= pi/2)
+//   map/ssf-over-features/<isa>/<d>/<D>  the "within 2x of the feature stage" ratio measured
+//                                        interleaved: rounds of 16 transforms then 16 feature stages, so
+//                                        both see the same load on a shared host; counters total_ns and
+//                                        features_ns (medians over rounds, per call) and their ratio
 //   opt/ssf/<d>                          the index-set optimiser (10 sweeps, default candidates), one run
 // Batch benchmarks transform 64 vectors per iteration; ns_per_vector is per vector.
 #include <benchmark/benchmark.h>
 #include <fftw3.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -185,6 +191,53 @@ void run_features(benchmark::State& state, kfm::isa isa, unsigned d, unsigned D)
     state.SetItemsProcessed(std::int64_t(state.iterations()));
 }
 
+double median(std::vector<double> v) {
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return v[v.size() / 2];
+}
+
+void run_ratio(benchmark::State& state, kfm::isa isa, unsigned d, unsigned D) {
+    opened_map map(d, D, isa);
+    if (!map.ok) return state.SkipWithError("open failed");
+    const auto& meta = *map.view.meta;
+    const std::size_t p = meta.projection_dim, out_dim = map.view.output_dim();
+    const auto x = test_inputs(d);
+    std::vector<float> out(out_dim), ws(kfm::workspace_bytes(map.view, 1) / sizeof(float) + 1);
+    if (kfm::transform(map.view, x.data(), d, out.data(), out_dim, ws.data(), ws.size() * sizeof(float)) != kfm::status::ok)
+        return state.SkipWithError("transform failed");
+    // The feature stage on this input's projections, as map/ssf-features
+    const auto* ops = kfm::detail::projection_ops_for(meta.projection);
+    kfm_bench::aligned_floats xw(meta.work_dim), t(p), scratch(ops->scratch_floats(meta)), fout(2 * p);
+    for (std::size_t i = 0; i < meta.work_dim; ++i) xw[i] = i < d ? x[i] : 0.0f;
+    ops->apply(map.view, xw.data(), t.data(), scratch.data());
+    const kfm::format::feature_segment& seg = map.view.segments[0];
+    const kfm::detail::feature_args args{kfm::format::nonlinearity::cos_sin, t.data(), p, nullptr, seg.scale,
+                                         nullptr, seg.weight, nullptr, fout.data(), fout.data() + p};
+    constexpr int calls = 16;
+    using clock = std::chrono::steady_clock;
+    std::vector<double> total, features;
+    for (auto _ : state) {
+        auto start = clock::now();
+        for (int i = 0; i < calls; ++i) {
+            benchmark::DoNotOptimize(kfm::transform(map.view, x.data(), d, out.data(), out_dim, ws.data(), ws.size() * sizeof(float)));
+            benchmark::ClobberMemory();
+        }
+        auto middle = clock::now();
+        for (int i = 0; i < calls; ++i) {
+            map.view.kernels->features(args);
+            benchmark::DoNotOptimize(fout.data());
+            benchmark::ClobberMemory();
+        }
+        auto end = clock::now();
+        total.push_back(std::chrono::duration<double, std::nano>(middle - start).count() / calls);
+        features.push_back(std::chrono::duration<double, std::nano>(end - middle).count() / calls);
+    }
+    const double t_total = median(total), t_features = median(features);
+    state.counters["total_ns"] = t_total;
+    state.counters["features_ns"] = t_features;
+    state.counters["ratio"] = t_total / t_features;
+}
+
 void run_optimiser(benchmark::State& state, unsigned d) {
     const unsigned m = (d + 1) / 2;
     unsigned n = 2;
@@ -216,6 +269,8 @@ int register_all() {
                                          [isa, d, D](benchmark::State& st) { run_fftw(st, isa, d, D, batch_size); });
             benchmark::RegisterBenchmark(("map/ssf-features/" + name).c_str(),
                                          [isa, d, D](benchmark::State& st) { run_features(st, isa, d, D); });
+            benchmark::RegisterBenchmark(("map/ssf-over-features/" + name).c_str(),
+                                         [isa, d, D](benchmark::State& st) { run_ratio(st, isa, d, D); });
         }
     }
     for (unsigned d : {784u, 4096u})

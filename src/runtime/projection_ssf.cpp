@@ -1,9 +1,9 @@
 // The ssf_fft projection (SSF, docs/methods.md): z = x[0:m] + i x[m:2m] placed into a zero length-n
-// buffer at the frequencies of the FREQ section (x_l at the l-th set bit: kernels->expand); per block b, the signs of block b (SIGN bits b 2n + k for
-// the real part at frequency k, b 2n + n + k for the imaginary part: stored in frequency order, so the
-// scatter is done once for all blocks and each block costs one vector pass of sign flips), one forward
-// FFT, and t[b 2n ..] = m^{-1/2} [Re; Im], the stack truncated to projection_dim (keeping whole
-// (Re_j, Im_j) pairs in a truncated block measured no better on LETTER/USPS).
+// buffer at the frequencies of the FREQ section (x_l at the l-th set bit: kernels->expand); per block b,
+// the signs of block b (SIGN bits b 2n + k for the real part at frequency k, b 2n + n + k for the
+// imaginary part: stored in frequency order, so x is placed once for all blocks and each block costs one
+// vector pass of sign flips), one forward FFT, and t[b 2n ..] = m^{-1/2} [Re; Im], the stack truncated to
+// projection_dim (keeping whole (Re_j, Im_j) pairs in a truncated block measured no better on LETTER/USPS).
 // Each t_i is then v_i . (s x) with |v_i| = 1.
 //
 // Single vectors and batches share one pipeline over a group of L rows interleaved lane by lane
@@ -37,7 +37,7 @@ unsigned log2_exact(std::uint32_t n) {
 
 // Where the buffers of one group of L rows live in the scratch (carve).
 struct buffers {
-    float* base_re;  // n x L: the rows scaled by m^{-1/2} at the index set, zero elsewhere (the scatter)
+    float* base_re;  // n x L: the rows scaled by m^{-1/2} at the index set, zero elsewhere
     float* base_im;
     float* re;       // n x L: base with the signs of one block, the FFT input (and its output in
     float* im;       // place when it cannot go straight into t: L > 1, or a truncated block)
