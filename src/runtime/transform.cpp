@@ -68,7 +68,8 @@ workspace_layout carve(const map_view& map, std::size_t rows, void* workspace) {
 }
 
 // Branch-free, so it vectorises: a float is inf or NaN exactly when its exponent bits are all ones.
-// K independent flags: one flag makes every vector wait for the previous OR (measured 2% of an SSF map).
+// K independent flags: with one, every vector waits for the previous OR (perf share of an SSF map at
+// (784, 8192): 2.2% with one flag, 1.8% with 16).
 bool all_finite(const float* x, std::size_t n) {
     constexpr std::size_t K = 16;
     std::uint32_t bad[K] = {};

@@ -38,6 +38,7 @@ TEST_CASE("round trip: every section view equals what was serialised") {
     auto map = make_dense_map(spec);
     map.sections.push_back(kfm::offline::make_bits_section(fmt::tag::signs, {true, false, true, true, false, false, false, false, true}));
     map.sections.push_back(kfm::offline::make_u32_section(fmt::tag::indices, {7, 1, 2}));
+    map.sections.push_back(kfm::offline::make_bits_section(fmt::tag::frequencies, {false, true, true, false, true}));
     const file_buffer buffer(kfm::offline::serialize(map));
     const kfm::map_view v = open_or_fail(buffer);
 
@@ -54,12 +55,14 @@ TEST_CASE("round trip: every section view equals what was serialised") {
             case fmt::tag::constants: CHECK(view_equals(v.constants, v.constant_count, s)); break;
             case fmt::tag::signs: CHECK(view_equals(v.signs, v.sign_count, s)); break;
             case fmt::tag::indices: CHECK(view_equals(v.indices, v.index_count, s)); break;
+            case fmt::tag::frequencies: CHECK(view_equals(v.frequencies, v.frequency_count, s)); break;
             case fmt::tag::segments: CHECK(view_equals(v.segments, v.segment_count, s)); break;
             default: FAIL("unexpected section");
         }
     }
     CHECK(v.signs[0] == 0x0d);  // bits 0, 2, 3 set, LSB first
     CHECK(v.signs[1] == 0x01);
+    CHECK(v.frequencies[0] == 0x16);  // bits 1, 2, 4
     // Views point into the caller's buffer: no copy.
     CHECK(reinterpret_cast<const std::uint8_t*>(v.meta) >= buffer.data());
     CHECK(reinterpret_cast<const std::uint8_t*>(v.meta) < buffer.data() + buffer.size());
