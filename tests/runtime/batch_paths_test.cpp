@@ -1,6 +1,7 @@
 // transform_batch equals a loop of single transforms for a map of every method and projection kind, on
-// every ISA this host runs, for batch sizes around the batched paths' block sizes and for workspaces
-// that hold one row, a few rows or the whole batch.
+// every ISA this host runs, for batch sizes around the batched paths' block sizes, for workspaces that
+// hold one row, a few rows or the whole batch, and for rows with gaps (copied to the workspace) or
+// contiguous (read in place when pre-processing would only copy them).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -28,9 +29,9 @@ double max_abs_difference(const float* a, const float* b, std::size_t n) {
 
 // Rows of one transform_batch call must equal single transforms up to float rounding: batched kernels
 // may sum in another order. Features are O(1) (weights included), so an absolute bound fits all.
-void check_batch_equals_rows(const kfm::map_view& map, std::size_t n, std::size_t workspace_rows) {
+void check_batch_equals_rows(const kfm::map_view& map, std::size_t n, std::size_t workspace_rows, bool contiguous = false) {
     const std::size_t d = map.input_dim(), D = map.output_dim();
-    const std::size_t x_stride = d + 1, out_stride = D + 3;
+    const std::size_t x_stride = contiguous ? d : d + 1, out_stride = D + 3;
     const std::vector<float> points = kfm::test::random_points(n, static_cast<unsigned>(d), 500 + n, 0.8);
     std::vector<float> xs(n * x_stride, 0.0f);
     for (std::size_t i = 0; i < n; ++i) std::memcpy(&xs[i * x_stride], &points[i * d], d * sizeof(float));
@@ -70,6 +71,24 @@ TEST_CASE("transform_batch equals single transforms for every method, projection
             for (std::size_t n : {2u, 7u, 8u, 9u, 17u, 70u}) check_batch_equals_rows(map, n, n);
             check_batch_equals_rows(map, 17, 1);
             check_batch_equals_rows(map, 17, 5);
+            check_batch_equals_rows(map, 17, 17, true);
+        }
+    }
+}
+
+TEST_CASE("transform_batch equals single transforms on contiguous rows of even dimension (x read in place)") {
+    for (const auto& config : kfm::test::builder_configs(14, 96)) {  // SSF needs no padding at d = 14
+        const std::vector<std::uint8_t> bytes = kfm::offline::serialize(kfm::offline::build_map(config.options));
+        std::vector<std::uint64_t> buffer((bytes.size() + 7) / 8);
+        std::memcpy(buffer.data(), bytes.data(), bytes.size());
+        for (kfm::isa isa : all_isas) {
+            if (!kfm::isa_available(isa)) continue;
+            kfm::map_view map;
+            REQUIRE(kfm::open(buffer.data(), bytes.size(), &map, isa) == kfm::status::ok);
+            INFO(config.label << " on " << kfm::isa_name(isa));
+            check_batch_equals_rows(map, 9, 9, true);
+            check_batch_equals_rows(map, 70, 70, true);
+            check_batch_equals_rows(map, 17, 5, true);
         }
     }
 }
