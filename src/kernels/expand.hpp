@@ -2,7 +2,7 @@
 // is set (rank k = the set bits before k), 0 elsewhere, for k < n. It reads exactly the `count` inputs
 // (the set bits), so the last inputs are placed element by element. SSF places its m inputs at the
 // frequencies of its index set (stored as membership bits) this way: one register store per W outputs,
-// zeros included, where the scalar scatter paid a store per input after clearing the buffer (3-4x slower
+// zeros included, where the scalar scatter paid a store per input after clearing the buffer (2-4x slower
 // on AVX2). Written once over the architecture A; the register step (expand_register) is the one
 // ISA-specific piece.
 #pragma once
