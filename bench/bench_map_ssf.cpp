@@ -170,22 +170,33 @@ void run_fftw(benchmark::State& state, kfm::isa isa, unsigned d, unsigned D, std
         state.counters["ns_per_vector"] = benchmark::Counter(vectors * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
+// The fused feature stage alone on the projections the map produces for the benchmark input x (d values):
+// call map.kernels->features(args).
+struct feature_stage {
+    kfm_bench::aligned_floats t, out;
+    kfm::detail::feature_args args;
+
+    feature_stage(const kfm::map_view& map, const std::vector<float>& x)
+        : t(map.meta->projection_dim), out(2 * std::size_t(map.meta->projection_dim)) {
+        const auto& meta = *map.meta;
+        const auto* ops = kfm::detail::projection_ops_for(meta.projection);
+        kfm_bench::aligned_floats xw(meta.work_dim), scratch(ops->scratch_floats(meta));
+        for (std::size_t i = 0; i < meta.work_dim; ++i) xw[i] = i < x.size() ? x[i] : 0.0f;
+        ops->apply(map, xw.data(), t.data(), scratch.data());
+        const std::size_t p = meta.projection_dim;
+        const kfm::format::feature_segment& seg = map.segments[0];
+        args = {kfm::format::nonlinearity::cos_sin, t.data(), p, nullptr, seg.scale, nullptr, seg.weight, nullptr,
+                out.data(), out.data() + p};
+    }
+};
+
 void run_features(benchmark::State& state, kfm::isa isa, unsigned d, unsigned D) {
     opened_map map(d, D, isa);
     if (!map.ok) return state.SkipWithError("open failed");
-    const auto& meta = *map.view.meta;
-    const auto* ops = kfm::detail::projection_ops_for(meta.projection);
-    const std::size_t p = meta.projection_dim;
-    kfm_bench::aligned_floats x(meta.work_dim), t(p), scratch(ops->scratch_floats(meta)), out(2 * p);
-    const auto input = test_inputs(d);
-    for (std::size_t i = 0; i < meta.work_dim; ++i) x[i] = i < d ? input[i] : 0.0f;
-    ops->apply(map.view, x.data(), t.data(), scratch.data());
-    const kfm::format::feature_segment& seg = map.view.segments[0];
-    const kfm::detail::feature_args args{kfm::format::nonlinearity::cos_sin, t.data(), p, nullptr, seg.scale,
-                                         nullptr, seg.weight, nullptr, out.data(), out.data() + p};
+    const feature_stage stage(map.view, test_inputs(d));
     for (auto _ : state) {
-        map.view.kernels->features(args);
-        benchmark::DoNotOptimize(out.data());
+        map.view.kernels->features(stage.args);
+        benchmark::DoNotOptimize(stage.out.data());
         benchmark::ClobberMemory();
     }
     state.SetItemsProcessed(std::int64_t(state.iterations()));
@@ -199,20 +210,12 @@ double median(std::vector<double> v) {
 void run_ratio(benchmark::State& state, kfm::isa isa, unsigned d, unsigned D) {
     opened_map map(d, D, isa);
     if (!map.ok) return state.SkipWithError("open failed");
-    const auto& meta = *map.view.meta;
-    const std::size_t p = meta.projection_dim, out_dim = map.view.output_dim();
+    const std::size_t out_dim = map.view.output_dim();
     const auto x = test_inputs(d);
     std::vector<float> out(out_dim), ws(kfm::workspace_bytes(map.view, 1) / sizeof(float) + 1);
     if (kfm::transform(map.view, x.data(), d, out.data(), out_dim, ws.data(), ws.size() * sizeof(float)) != kfm::status::ok)
         return state.SkipWithError("transform failed");
-    // The feature stage on this input's projections, as map/ssf-features
-    const auto* ops = kfm::detail::projection_ops_for(meta.projection);
-    kfm_bench::aligned_floats xw(meta.work_dim), t(p), scratch(ops->scratch_floats(meta)), fout(2 * p);
-    for (std::size_t i = 0; i < meta.work_dim; ++i) xw[i] = i < d ? x[i] : 0.0f;
-    ops->apply(map.view, xw.data(), t.data(), scratch.data());
-    const kfm::format::feature_segment& seg = map.view.segments[0];
-    const kfm::detail::feature_args args{kfm::format::nonlinearity::cos_sin, t.data(), p, nullptr, seg.scale,
-                                         nullptr, seg.weight, nullptr, fout.data(), fout.data() + p};
+    const feature_stage stage(map.view, x);  // as map/ssf-features
     constexpr int calls = 16;
     using clock = std::chrono::steady_clock;
     std::vector<double> total, features;
@@ -224,8 +227,8 @@ void run_ratio(benchmark::State& state, kfm::isa isa, unsigned d, unsigned D) {
         }
         auto middle = clock::now();
         for (int i = 0; i < calls; ++i) {
-            map.view.kernels->features(args);
-            benchmark::DoNotOptimize(fout.data());
+            map.view.kernels->features(stage.args);
+            benchmark::DoNotOptimize(stage.out.data());
             benchmark::ClobberMemory();
         }
         auto end = clock::now();

@@ -107,7 +107,9 @@ inline void butterfly2(vf<V>& ar, vf<V>& ai, vf<V>& br, vf<V>& bi, const vf<V>& 
 // Stage g = span h (span = 1, 2, 4) of column j uses the twiddles w_{j + q h}, q < span. For q >= span / 2
 // those are -i w_{j + (q - span / 2) h} (w_k of stage g is exp(-i pi k / g)), so only q < max(1, span / 2)
 // are loaded, kept at wr[span / 2 + q]: 2 twiddle vectors for radix 4 (not 3), 4 for radix 8 (not 7).
-template <std::size_t R, class V>
+// A register holds the twiddles of columns j .. j + lanes - 1, or with Broadcast the one twiddle of column
+// j in every lane (the interleaved batch FFT, whose lanes are separate vectors).
+template <std::size_t R, class V, bool Broadcast = false>
 struct radix_twiddles {
     vf<V> wr[R / 2], wi[R / 2];
     radix_twiddles(const float* tw, std::size_t h, std::size_t j) noexcept {
@@ -117,8 +119,8 @@ struct radix_twiddles {
             const float* w_im = w_re + span * h;
             KFM_UNROLL(16)
             for (std::size_t q = 0; q < (span + 1) / 2; ++q) {
-                wr[span / 2 + q] = load_f<V>(w_re + j + q * h);
-                wi[span / 2 + q] = load_f<V>(w_im + j + q * h);
+                wr[span / 2 + q] = Broadcast ? splat<V>(w_re[j + q * h]) : load_f<V>(w_re + j + q * h);
+                wi[span / 2 + q] = Broadcast ? splat<V>(w_im[j + q * h]) : load_f<V>(w_im + j + q * h);
             }
         }
     }
@@ -165,7 +167,7 @@ inline void radix_stages(vf<V> (&xr)[R], vf<V> (&xi)[R], const vf<V>* wr, const 
 // One group of R registers: loads element m from in + perm(m) * in_stride (perm = the R-point bit reversal
 // when Reversed, else the identity), runs the stages span = 1, 2, .. R / 2 in registers (radix_stages),
 // stores element m at out + m * out_stride (strides in floats; in == out is allowed: every load comes
-// first). Tw: radix_twiddles, or the batch FFT's broadcast twiddles (same layout).
+// first). Tw: radix_twiddles (broadcast ones in the batch FFT).
 template <std::size_t R, bool Reversed, bool Column0, class V, class Tw>
 inline void radix_group(const float* in_re, const float* in_im, std::size_t in_stride, float* out_re,
                         float* out_im, std::size_t out_stride, const Tw& w) noexcept {

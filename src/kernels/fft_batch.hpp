@@ -19,26 +19,6 @@
 namespace kfm::detail::kern {
 namespace {
 
-// Broadcast twiddles of column j (j < h) for a radix-R pass fusing stages h, 2h, .. (R / 2) h; the same
-// selection as radix_twiddles in fft.hpp (entry span / 2 + q holds w_{j + q h} of stage span h; the
-// upper half of each stage's twiddles is -i times the lower half), as scalars for all L vectors.
-template <std::size_t R, class A>
-struct batch_twiddles {
-    vf<A> wr[R / 2], wi[R / 2];
-    batch_twiddles(const float* tw, std::size_t h, std::size_t j) noexcept {
-        KFM_UNROLL(4)
-        for (std::size_t span = 1; span < R; span *= 2) {
-            const float* w_re = tw + fft_layout::stage_offset(span * h);
-            const float* w_im = w_re + span * h;
-            KFM_UNROLL(4)
-            for (std::size_t q = 0; q < (span + 1) / 2; ++q) {
-                wr[span / 2 + q] = vf<A>(w_re[j + q * h]);
-                wi[span / 2 + q] = vf<A>(w_im[j + q * h]);
-            }
-        }
-    }
-};
-
 // Radix-R pass fusing stages h .. (R / 2) h in place on the elements [0, len) of re / im. Columns outer:
 // each column's twiddles are broadcast once and stay in registers for all its groups (the data are in
 // L1 inside a leaf; a join pass has a single group per column anyway).
@@ -47,12 +27,12 @@ inline void batch_radix_pass(float* re, float* im, std::size_t len, std::size_t 
     constexpr std::size_t L = lanes<A>;
     const std::size_t stride = h * L;
     {
-        const batch_twiddles<R, A> w(tw, h, 0);
+        const radix_twiddles<R, A, true> w(tw, h, 0);
         for (std::size_t base = 0; base < len; base += R * h)
             radix_group<R, false, true, A>(re + base * L, im + base * L, stride, re + base * L, im + base * L, stride, w);
     }
     for (std::size_t j = 1; j < h; ++j) {
-        const batch_twiddles<R, A> w(tw, h, j);
+        const radix_twiddles<R, A, true> w(tw, h, j);
         for (std::size_t base = j; base < len; base += R * h)
             radix_group<R, false, false, A>(re + base * L, im + base * L, stride, re + base * L, im + base * L, stride, w);
     }
@@ -97,7 +77,7 @@ inline void batch_leaf(const batch_fft_plan<A>& p, std::size_t b, unsigned log2_
     float* out_im = p.out_im + b * L;
     auto first_pass = [&](auto radix) {
         constexpr std::size_t R = decltype(radix)::value;
-        const batch_twiddles<R, A> w(p.tw, 1, 0);
+        const radix_twiddles<R, A, true> w(p.tw, 1, 0);
         const std::size_t groups = len / R;
         if (p.reversed) {
             const std::size_t g_hi = b / len, src_step = std::size_t(1) << (group_bits - leaf_group_bits);

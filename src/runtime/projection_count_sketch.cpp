@@ -54,7 +54,7 @@ void count_sketch_apply(const map_view& map, const float* x, float* t, float* sc
         const std::size_t base = std::size_t(k) * w;
         for (std::uint32_t i = 0; i < w; ++i) {
             const std::size_t bit = base + i;
-            const bool negative = (map.signs[bit >> 3] >> (bit & 7)) & 1u;
+            const bool negative = bit_at(map.signs, bit);
             re[map.indices[base + i]] += negative ? -x[i] : x[i];
         }
         if (k == 0) {

@@ -87,7 +87,7 @@ void scatter_rows(const map_view& map, const float* __restrict x, float norm, fl
         std::memset(base_im, 0, sizeof(float) * n * L);
         std::uint32_t l = 0;
         for (std::uint32_t k = 0; k < n; ++k) {
-            if (((map.frequencies[k >> 3] >> (k & 7)) & 1u) == 0) continue;
+            if (!bit_at(map.frequencies, k)) continue;
             for (std::size_t v = 0; v < L; ++v) {
                 base_re[k * L + v] = norm * x[v * w + l];
                 base_im[k * L + v] = norm * x[v * w + half + l];
@@ -164,7 +164,7 @@ status ssf_verify(const map_view& map) {
     // shared by every block).
     if ((map.frequencies[0] & 1u) != 0) return status::index_out_of_range;
     std::uint32_t set = 0;
-    for (std::uint32_t k = 0; k < n; ++k) set += (map.frequencies[k >> 3] >> (k & 7)) & 1u;
+    for (std::uint32_t k = 0; k < n; ++k) set += bit_at(map.frequencies, k) ? 1u : 0u;
     if (set != half) return status::bad_section_size;
     for (std::uint64_t i = 0; i < map.twiddle_count; ++i) {
         const float w = map.twiddles[i];
