@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "kfm/kfm.hpp"
+#include "runtime/bits.hpp"
 
 namespace kfm::detail {
 
@@ -23,9 +24,6 @@ struct projection_ops {
     std::size_t (*batch_scratch_floats)(const format::map_meta& meta, std::size_t rows);
     void (*apply_batch)(const map_view& map, const float* x, std::size_t rows, float* t, float* scratch);
 };
-
-// Bit i of a packed bit array (LSB first), as the SIGN and FREQ sections store them.
-inline bool bit_at(const std::uint8_t* bits, std::uint64_t i) noexcept { return ((bits[i >> 3] >> (i & 7)) & 1u) != 0; }
 
 // Null for an unknown projection kind.
 const projection_ops* projection_ops_for(std::uint32_t kind) noexcept;
