@@ -32,6 +32,7 @@
 #include "map_bench.hpp"
 #include "offline/ssf_energy.hpp"
 #include "runtime/projection.hpp"
+#include "runtime/map_state.hpp"
 
 namespace {
 
@@ -56,7 +57,7 @@ kfm::offline::build_options options(kfm::format::method m, unsigned d, unsigned 
 // An SSF map file opened for one ISA; the bytes outlive the view.
 struct opened_map {
     std::vector<std::uint64_t> words;
-    kfm::map_view view;
+    kfm::map view;
     bool ok = false;
 
     opened_map(unsigned d, unsigned D, kfm::isa isa) {
@@ -126,10 +127,10 @@ fft_fn fftw_batch_for(unsigned lanes) {
 }
 
 // The ISA's kernel table with FFTW doing fft and fft_batch.
-kfm::detail::kernel_table fftw_table(const kfm::map_view& view) {
-    kfm::detail::kernel_table t = *view.kernels;
+kfm::detail::kernel_table fftw_table(const kfm::map& view) {
+    kfm::detail::kernel_table t = *kfm::detail::state_of(view)->kernels;
     unsigned log2_n = 0;
-    while ((1u << log2_n) < view.meta->block_size) ++log2_n;
+    while ((1u << log2_n) < kfm::detail::state_of(view)->meta->block_size) ++log2_n;
     make_plans(log2_n, 1);
     t.fft = &fftw_transform<1>;
     if (t.fft_batch != nullptr && t.fft_batch_lanes > 1) {
@@ -149,10 +150,13 @@ void run_fftw(benchmark::State& state, kfm::isa isa, unsigned d, unsigned D, std
     opened_map map(d, D, isa);
     if (!map.ok) return state.SkipWithError("open failed");
     const kfm::detail::kernel_table table = fftw_table(map.view);
-    if (table.fft_batch == nullptr && map.view.kernels->fft_batch != nullptr)
+    if (table.fft_batch == nullptr && kfm::detail::state_of(map.view)->kernels->fft_batch != nullptr)
         return state.SkipWithError("no FFTW plan for this lane count");
-    kfm::map_view view = map.view;
-    view.kernels = &table;
+    // The same verified map with the FFTW-backed table swapped in (benchmark-only, through the internals).
+    kfm::detail::map_state with_fftw = *kfm::detail::state_of(map.view);
+    with_fftw.kernels = &table;
+    kfm::map view;
+    kfm::detail::map_access::publish(&view, with_fftw);
     const std::size_t out_dim = view.output_dim();
     const auto x = test_inputs(batch * d);
     std::vector<float> out(batch * out_dim), ws(kfm::workspace_bytes(view, batch) / sizeof(float) + 1);
@@ -171,20 +175,21 @@ void run_fftw(benchmark::State& state, kfm::isa isa, unsigned d, unsigned D, std
 }
 
 // The fused feature stage alone on the projections the map produces for the benchmark input x (d values):
-// call map.kernels->features(args).
+// call kfm::detail::state_of(map)->kernels->features(args).
 struct feature_stage {
     kfm_bench::aligned_floats t, out;
     kfm::detail::feature_args args;
 
-    feature_stage(const kfm::map_view& map, const std::vector<float>& x)
-        : t(map.meta->projection_dim), out(2 * std::size_t(map.meta->projection_dim)) {
-        const auto& meta = *map.meta;
-        const auto* ops = kfm::detail::projection_ops_for(meta.projection);
+    feature_stage(const kfm::map& map, const std::vector<float>& x)
+        : t(kfm::detail::state_of(map)->meta->projection_dim), out(2 * std::size_t(kfm::detail::state_of(map)->meta->projection_dim)) {
+        const auto& state = *kfm::detail::state_of(map);
+        const auto& meta = *state.meta;
+        const auto* ops = state.ops;
         kfm_bench::aligned_floats xw(meta.work_dim), scratch(ops->scratch_floats(meta));
         for (std::size_t i = 0; i < meta.work_dim; ++i) xw[i] = i < x.size() ? x[i] : 0.0f;
-        ops->apply(map, xw.data(), t.data(), scratch.data());
+        ops->apply(state, xw.data(), t.data(), scratch.data());
         const std::size_t p = meta.projection_dim;
-        const kfm::format::feature_segment& seg = map.segments[0];
+        const kfm::format::feature_segment& seg = kfm::detail::state_of(map)->segments[0];
         args = {kfm::format::nonlinearity::cos_sin, t.data(), p, nullptr, seg.scale, nullptr, seg.weight, nullptr,
                 out.data(), out.data() + p};
     }
@@ -195,7 +200,7 @@ void run_features(benchmark::State& state, kfm::isa isa, unsigned d, unsigned D)
     if (!map.ok) return state.SkipWithError("open failed");
     const feature_stage stage(map.view, test_inputs(d));
     for (auto _ : state) {
-        map.view.kernels->features(stage.args);
+        kfm::detail::state_of(map.view)->kernels->features(stage.args);
         benchmark::DoNotOptimize(stage.out.data());
         benchmark::ClobberMemory();
     }
@@ -227,7 +232,7 @@ void run_ratio(benchmark::State& state, kfm::isa isa, unsigned d, unsigned D) {
         }
         auto middle = clock::now();
         for (int i = 0; i < calls; ++i) {
-            map.view.kernels->features(stage.args);
+            kfm::detail::state_of(map.view)->kernels->features(stage.args);
             benchmark::DoNotOptimize(stage.out.data());
             benchmark::ClobberMemory();
         }

@@ -40,7 +40,7 @@ std::vector<float> inputs(std::size_t n) {
     return x;
 }
 
-bool open_for(benchmark::State& state, map_file& file, kfm::isa isa, kfm::map_view* view) {
+bool open_for(benchmark::State& state, map_file& file, kfm::isa isa, kfm::map* view) {
     const void* bytes = file.bytes();  // builds the file on first use, which sets file.size
     const kfm::status s = kfm::open(bytes, file.size, view, isa);
     if (s != kfm::status::ok) {
@@ -51,7 +51,7 @@ bool open_for(benchmark::State& state, map_file& file, kfm::isa isa, kfm::map_vi
 }
 
 void run_single(benchmark::State& state, map_file& file, kfm::isa isa) {
-    kfm::map_view v;
+    kfm::map v;
     if (!open_for(state, file, isa, &v)) return;
     const auto x = inputs(v.input_dim());
     std::vector<float> out(v.output_dim()), ws(kfm::workspace_bytes(v) / sizeof(float) + 1);
@@ -65,7 +65,7 @@ void run_single(benchmark::State& state, map_file& file, kfm::isa isa) {
 }
 
 void run_batch(benchmark::State& state, map_file& file, kfm::isa isa) {
-    kfm::map_view v;
+    kfm::map v;
     if (!open_for(state, file, isa, &v)) return;
     const std::size_t d = v.input_dim(), D = v.output_dim();
     const auto x = inputs(batch_size * d);

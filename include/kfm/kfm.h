@@ -7,46 +7,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kfm/status_list.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Status codes: the same values as kfm::status. */
+/* Status codes: KFM_OK = 0, KFM_NULL_ARGUMENT, ... generated from kfm/status_list.h, the same list and
+ * values as kfm::status. KFM_STATUS_COUNT is one past the last code. */
 typedef int kfm_status;
 enum {
-    KFM_OK = 0,
-    KFM_NULL_ARGUMENT,
-    KFM_FILE_TOO_SMALL,
-    KFM_MISALIGNED_BUFFER,
-    KFM_BAD_MAGIC,
-    KFM_UNSUPPORTED_VERSION,
-    KFM_WRONG_ENDIANNESS,
-    KFM_BAD_HEADER,
-    KFM_FILE_SIZE_MISMATCH,
-    KFM_HEADER_CHECKSUM,
-    KFM_BAD_SECTION_TABLE,
-    KFM_SECTION_CHECKSUM,
-    KFM_NONZERO_PADDING,
-    KFM_MISSING_SECTION,
-    KFM_BAD_META,
-    KFM_BAD_SECTION_SIZE,
-    KFM_INDEX_OUT_OF_RANGE,
-    KFM_BAD_PARAMETER_VALUE,
-    KFM_UNKNOWN_METHOD,
-    KFM_UNKNOWN_KERNEL,
-    KFM_UNKNOWN_PROJECTION,
-    KFM_UNKNOWN_NONLINEARITY,
-    KFM_ISA_UNAVAILABLE,
-    KFM_UNKNOWN_ISA,
-    KFM_WRONG_DIMENSION,
-    KFM_WORKSPACE_TOO_SMALL,
-    KFM_OUTPUT_TOO_SMALL,
-    KFM_NON_FINITE_INPUT
+#define KFM_C_STATUS(name, c_name, text) KFM_##c_name,
+    KFM_STATUS_LIST(KFM_C_STATUS)
+#undef KFM_C_STATUS
+    KFM_STATUS_COUNT
 };
 
-/* An opened map: caller-owned storage for the runtime's view (valid while the file bytes live).
- * Zero-initialise it (kfm_map m = {{0}};): functions given a handle kfm_open never filled return
- * KFM_NULL_ARGUMENT / 0 instead of reading garbage. */
+/* An opened map: caller-owned storage holding the runtime's verified state (a kfm::map, valid while the
+ * file bytes live). Its contents are private. Zero-initialise it (kfm_map m = {{0}};): a handle kfm_open
+ * never filled is refused with KFM_NOT_OPEN (accessors return 0 / "auto" / "unknown"). */
 typedef struct kfm_map {
     uint64_t opaque[64];
 } kfm_map;
@@ -56,11 +35,21 @@ typedef struct kfm_map {
  * On error *map is left unchanged. */
 kfm_status kfm_open(const void* bytes, size_t size, const char* isa_name, kfm_map* map);
 
+/* The library version, "major.minor.patch". */
+const char* kfm_version(void);
+
+/* Whether kfm_open filled this handle. */
+int kfm_is_open(const kfm_map* map);
 uint32_t kfm_input_dim(const kfm_map* map);
 uint32_t kfm_output_dim(const kfm_map* map);
 uint32_t kfm_negative_dim(const kfm_map* map);
-/* The name of the ISA the map runs on. */
+/* The name of the ISA the map runs on ("auto" for a handle that is not open). */
 const char* kfm_isa(const kfm_map* map);
+/* The map's method, kernel and projection as the CLI spells them ("ssf", "gaussian", "ssf-fft");
+ * "unknown" for a handle that is not open. */
+const char* kfm_method_name(const kfm_map* map);
+const char* kfm_kernel_name(const kfm_map* map);
+const char* kfm_projection_name(const kfm_map* map);
 
 /* Scratch bytes for transforming `batch` vectors at once (1 for kfm_transform). */
 size_t kfm_workspace_bytes(const kfm_map* map, size_t batch);
@@ -76,7 +65,7 @@ kfm_status kfm_transform_batch(const kfm_map* map, const float* x, size_t n, siz
 /* Signed inner product of two feature vectors (the last negative_dim features count negatively). */
 double kfm_kernel_estimate(const kfm_map* map, const float* phi_x, const float* phi_y);
 
-/* A static description of a status code; never NULL. */
+/* A static description of a status code ("unknown status" outside the list); never NULL. */
 const char* kfm_status_string(kfm_status status);
 
 #ifdef __cplusplus

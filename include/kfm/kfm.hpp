@@ -5,38 +5,15 @@
 #include <cstdint>
 
 #include "kfm/format.hpp"
+#include "kfm/status_list.h"
 
 namespace kfm {
 
+// Every status the runtime returns, with its description, is listed once in kfm/status_list.h.
 enum class [[nodiscard]] status : int {
-    ok = 0,
-    null_argument,          // a required pointer was null
-    file_too_small,         // fewer bytes than a header
-    misaligned_buffer,      // the file buffer is not 8-byte aligned
-    bad_magic,
-    unsupported_version,    // unknown major version
-    wrong_endianness,
-    bad_header,             // header fields inconsistent (sizes, flags, reserved bytes)
-    file_size_mismatch,     // buffer size differs from the recorded file size (e.g. truncation)
-    header_checksum,        // header or section table CRC-32C mismatch
-    bad_section_table,      // overlapping, unaligned or out-of-range sections, bad dtype/count
-    section_checksum,       // a section's CRC-32C mismatch
-    nonzero_padding,        // bytes between sections are not zero
-    missing_section,        // a section the map needs is absent or duplicated
-    bad_meta,               // map_meta fields invalid or inconsistent
-    bad_section_size,       // a section's count does not match the map's dimensions
-    index_out_of_range,     // an index stored in a section is out of range
-    bad_parameter_value,    // a stored value is not finite or outside its domain
-    unknown_method,
-    unknown_kernel,
-    unknown_projection,
-    unknown_nonlinearity,
-    isa_unavailable,        // the requested ISA is not built in or the CPU lacks it
-    unknown_isa,            // KFM_ISA or the requested name is not an ISA name
-    wrong_dimension,        // the input dimension passed does not match the map
-    workspace_too_small,
-    output_too_small,
-    non_finite_input,       // x contains NaN or Inf: nothing is written
+#define KFM_STATUS_ENUMERATOR(name, c_name, text) name,
+    KFM_STATUS_LIST(KFM_STATUS_ENUMERATOR)
+#undef KFM_STATUS_ENUMERATOR
 };
 
 // A short, static, human-readable description. Never null.
@@ -50,69 +27,72 @@ const char* isa_name(isa i) noexcept;
 status isa_from_name(const char* name, isa* out) noexcept;
 // Whether this build contains the ISA and this CPU can run it.
 bool isa_available(isa i) noexcept;
+// Every ISA the library knows, best first (isa::automatic excluded): isa_at(0 .. isa_count()).
+std::size_t isa_count() noexcept;
+isa isa_at(std::size_t i) noexcept;
 
-namespace detail { struct kernel_table; }
+// The library version ("major.minor.patch"), the same as the CMake package's.
+const char* version() noexcept;
 
-// Typed read-only views into a verified map file. Valid while the file bytes are alive and unchanged.
-struct map_view {
-    const format::map_meta* meta = nullptr;
-    const format::feature_segment* segments = nullptr;
-    std::uint32_t segment_count = 0;
-    const double* kernel_params = nullptr;  // mixture weights then sigmas (delta-gaussian)
-    const float* dense = nullptr;           // projection_dim x work_dim
-    const float* scales = nullptr;
-    std::uint64_t scale_count = 0;
-    const float* weights = nullptr;
-    std::uint64_t weight_count = 0;
-    const float* phases = nullptr;
-    std::uint64_t phase_count = 0;
-    const float* constants = nullptr;
-    std::uint64_t constant_count = 0;
-    const std::uint8_t* signs = nullptr;    // packed bits, 1 means -1
-    std::uint64_t sign_count = 0;
-    const std::uint32_t* indices = nullptr;
-    std::uint64_t index_count = 0;
-    const std::uint8_t* frequencies = nullptr;  // packed membership bits (SSF index set)
-    std::uint64_t frequency_count = 0;          // number of bits
-    const float* twiddles = nullptr;
-    std::uint64_t twiddle_count = 0;
-    const float* butterfly = nullptr;       // (cos, sin) pairs
-    std::uint64_t butterfly_count = 0;      // number of floats
-    const std::uint32_t* permutation = nullptr;
-    std::uint64_t permutation_count = 0;
-    const std::uint32_t* groups = nullptr;
-    std::uint64_t group_count = 0;
-    const detail::kernel_table* kernels = nullptr;  // chosen at open
-    isa active_isa = isa::automatic;
-    std::uint64_t dense_count = 0;          // number of floats in dense
-    std::uint64_t kernel_param_count = 0;   // number of doubles in kernel_params
+// Names as the CLI spells them ("rff", "gaussian", "dense", ...); "unknown" for a value out of range.
+const char* method_name(format::method m) noexcept;
+const char* kernel_name(format::kernel k) noexcept;
+const char* projection_name(format::projection p) noexcept;
+// Reverse lookups; status::unknown_method / unknown_kernel for anything else (out untouched).
+status method_from_name(const char* name, format::method* out) noexcept;
+status kernel_from_name(const char* name, format::kernel* out) noexcept;
 
-    std::uint32_t input_dim() const noexcept { return meta->input_dim; }
-    std::uint32_t output_dim() const noexcept { return meta->output_dim; }
-    std::uint32_t negative_dim() const noexcept { return meta->negative_dim; }
+namespace detail { struct map_access; }
+
+// Bytes a map occupies: its verified state lives inside the object itself (no heap), so it can sit in
+// static storage, on the stack or in a C kfm_map.
+inline constexpr std::size_t map_storage_bytes = 512;
+
+// A verified map: written once by open() and read-only afterwards. It borrows the file bytes (no copy),
+// so they must stay alive and unchanged while the map is used. A default-constructed map is not open;
+// every entry point refuses it with status::not_open (accessors return 0 / isa::automatic). Copies share
+// the same borrowed bytes; a map may be used by several threads at once (each with its own workspace).
+class map {
+public:
+    map() noexcept = default;
+
+    bool is_open() const noexcept;
+    std::uint32_t input_dim() const noexcept;     // d: floats transform reads per vector
+    std::uint32_t output_dim() const noexcept;    // D: features transform writes per vector
+    std::uint32_t negative_dim() const noexcept;  // the last negative_dim features count negatively
+    format::method method() const noexcept;
+    format::kernel kernel() const noexcept;
+    format::projection projection() const noexcept;
+    isa active_isa() const noexcept;              // the kernels open chose
+    // Scratch bytes transform_batch needs for `batch` vectors at once (transform: batch = 1).
+    std::size_t workspace_bytes(std::size_t batch = 1) const noexcept;
+
+private:
+    friend struct detail::map_access;
+    alignas(8) unsigned char storage_[map_storage_bytes] = {};
 };
 
 // Verifies the whole file once (header, section table, checksums, padding, sizes against dims, index
-// ranges, parameter domains) and fills *out with views into `bytes` (no copy). On any error *out is
-// left unchanged. `bytes` must be 8-byte aligned. The ISA is chosen from `requested`; with
-// isa::automatic, the environment variable KFM_ISA (x86 only) overrides CPU detection.
-status open(const void* bytes, std::size_t size, map_view* out, isa requested = isa::automatic) noexcept;
+// ranges, parameter domains) and writes the verified state into *out. On any error *out is left unchanged.
+// `bytes` must be 8-byte aligned. The ISA is chosen from `requested`; with isa::automatic, the environment
+// variable KFM_ISA (x86 only) overrides CPU detection.
+status open(const void* bytes, std::size_t size, map* out, isa requested = isa::automatic) noexcept;
 
-// Scratch bytes transform_batch needs for `batch` vectors (transform uses batch = 1).
-std::size_t workspace_bytes(const map_view& map, std::size_t batch = 1) noexcept;
+// Same as map.workspace_bytes(batch); 0 for a map that is not open.
+std::size_t workspace_bytes(const map& m, std::size_t batch = 1) noexcept;
 
-// out[0 .. output_dim) = phi(x). x has input_dim values. Returns an error and writes nothing when the
-// dimension is wrong, the workspace is too small, or x holds NaN/Inf. A zero x with a normalising map is
-// left at zero (no division by its norm).
-status transform(const map_view& map, const float* x, std::size_t x_dim, float* out, std::size_t out_dim,
-                 void* workspace, std::size_t workspace_size) noexcept;
+// out[0 .. output_dim) = phi(x). x has input_dim values. Returns an error and writes nothing when the map
+// is not open, the dimension is wrong, the workspace is too small, or x holds NaN/Inf. A zero x with a
+// normalising map is left at zero (no division by its norm).
+status transform(const map& m, const float* x, std::size_t x_dim, float* out, std::size_t out_dim, void* workspace,
+                 std::size_t workspace_size) noexcept;
 
 // Rows i < n: out[i * out_stride ...] = phi(x[i * x_stride ...]). Checks every row before writing any.
-status transform_batch(const map_view& map, const float* x, std::size_t n, std::size_t x_stride,
-                       std::size_t x_dim, float* out, std::size_t out_stride, void* workspace,
-                       std::size_t workspace_size) noexcept;
+status transform_batch(const map& m, const float* x, std::size_t n, std::size_t x_stride, std::size_t x_dim,
+                       float* out, std::size_t out_stride, void* workspace, std::size_t workspace_size) noexcept;
 
-// sum_{i < D-N} phi_x[i] phi_y[i] - sum_{i >= D-N} phi_x[i] phi_y[i], accumulated in double.
-double kernel_estimate(const map_view& map, const float* phi_x, const float* phi_y) noexcept;
+// sum_{i < D-N} phi_x[i] phi_y[i] - sum_{i >= D-N} phi_x[i] phi_y[i], accumulated in double; NaN for a map
+// that is not open or a null pointer.
+double kernel_estimate(const map& m, const float* phi_x, const float* phi_y) noexcept;
 
 }  // namespace kfm

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kfm/format.hpp"
+#include "kfm/kfm.hpp"
 
 namespace kfm::offline {
 
@@ -78,10 +79,20 @@ void write_file_atomic(const std::string& path, const std::vector<std::uint8_t>&
 // Exact kernel value for x, y of length d (sphere kernels normalise their inputs).
 double exact_kernel(const kernel_spec& kernel, const double* x, const double* y, unsigned d);
 
-// Names used by the CLI and in reports.
-const char* method_name(format::method m);
-const char* kernel_name(format::kernel k);
-bool method_from_name(const std::string& name, format::method* out);
-bool kernel_from_name(const std::string& name, format::kernel* out);
+// Names used by the CLI and in reports: the runtime's tables (kfm::method_name, ...) with std::string lookups.
+inline const char* method_name(format::method m) { return kfm::method_name(m); }
+inline const char* kernel_name(format::kernel k) { return kfm::kernel_name(k); }
+inline bool method_from_name(const std::string& name, format::method* out) {
+    format::method m{};
+    if (kfm::method_from_name(name.c_str(), &m) != status::ok) return false;
+    if (out != nullptr) *out = m;
+    return true;
+}
+inline bool kernel_from_name(const std::string& name, format::kernel* out) {
+    format::kernel k{};
+    if (kfm::kernel_from_name(name.c_str(), &k) != status::ok) return false;
+    if (out != nullptr) *out = k;
+    return true;
+}
 
 }  // namespace kfm::offline

@@ -59,7 +59,7 @@ struct loaded_map {
     std::string path;
     std::unique_ptr<std::uint64_t[]> storage;
     std::size_t size = 0;
-    kfm::map_view view;
+    kfm::map view;
     const void* bytes() const { return storage.get(); }
 };
 // Throws cli_error("<path>: <status text>") when the file cannot be read or does not verify.

@@ -72,7 +72,7 @@ int run_bench(const std::vector<std::string>& argv) {
             throw cli_error("ISA " + name + " is not available (not built into this kfm, or this CPU lacks it)");
     }
     const loaded_map file = load_map(args.positional()[0], requested);
-    const kfm::map_view& v = file.view;
+    const kfm::map& v = file.view;
     const std::size_t d = v.input_dim(), out_dim = v.output_dim();
 
     // Fixed pseudo-random inputs in [-1, 1], the range the data sets are scaled to.
@@ -102,7 +102,7 @@ int run_bench(const std::vector<std::string>& argv) {
     measure(single, batched);
     const double single_ns = single.median(), batch_ns = batched.median();
 
-    const char* isa = kfm::isa_name(v.active_isa);
+    const char* isa = kfm::isa_name(v.active_isa());
     if (args.has("--json")) {
         std::printf("{\"file\": %s, \"isa\": %s, \"input_dim\": %zu, \"output_dim\": %zu, \"single_ns\": %s, "
                     "\"batch\": %u, \"batch_ns_per_vector\": %s, \"single_ns_min\": %s, \"batch_ns_per_vector_min\": %s, "

@@ -7,6 +7,7 @@
 #include "kfm/offline.hpp"
 #include "offline/evaluate.hpp"
 #include "offline/npy.hpp"
+#include "runtime/map_state.hpp"
 
 namespace kfm::cli {
 
@@ -21,7 +22,7 @@ int run_eval(const std::vector<std::string>& argv) {
     const unsigned requested_samples = args.u32("--samples", 550, 1);
 
     const loaded_map file = load_map(args.positional()[0]);
-    const kfm::map_view& v = file.view;
+    const kfm::map& v = file.view;
     const offline::npy_array x = offline::read_npy(data_path);
     if (x.cols != v.input_dim())
         throw cli_error(data_path + ": rows have " + std::to_string(x.cols) + " values but the map's input_dim is " +
@@ -37,8 +38,8 @@ int run_eval(const std::vector<std::string>& argv) {
 
     const offline::evaluation e =
         offline::evaluate(v, x.data.data(), x.rows, v.input_dim(), samples, runs, seed);
-    const std::string method = offline::method_name(static_cast<format::method>(v.meta->method));
-    const std::string kernel = offline::kernel_name(static_cast<format::kernel>(v.meta->kernel));
+    const std::string method = offline::method_name(static_cast<format::method>(kfm::detail::state_of(v)->meta->method));
+    const std::string kernel = offline::kernel_name(static_cast<format::kernel>(kfm::detail::state_of(v)->meta->kernel));
 
     if (args.has("--json")) {
         const auto iv = [](const offline::interval& i) {

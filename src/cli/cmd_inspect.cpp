@@ -4,6 +4,7 @@
 
 #include "cli/cli.hpp"
 #include "kfm/offline.hpp"
+#include "runtime/map_state.hpp"
 
 namespace kfm::cli {
 namespace {
@@ -13,8 +14,8 @@ struct kernel_parameters {
     std::string json;  // {"sigma": 4}
 };
 
-kernel_parameters describe_kernel(const kfm::map_view& v) {
-    const format::map_meta& m = *v.meta;
+kernel_parameters describe_kernel(const kfm::map& v) {
+    const format::map_meta& m = *kfm::detail::state_of(v)->meta;
     switch (static_cast<format::kernel>(m.kernel)) {
         case format::kernel::gaussian:
             return {"sigma " + json_number(m.kernel_sigma), "{\"sigma\": " + json_number(m.kernel_sigma) + "}"};
@@ -25,8 +26,8 @@ kernel_parameters describe_kernel(const kfm::map_view& v) {
                     "{\"degree\": " + std::to_string(m.kernel_order) + ", \"scale\": " + json_number(m.kernel_scale) +
                         "}"};
         case format::kernel::delta_gaussian: {
-            const std::vector<double> w(v.kernel_params, v.kernel_params + m.mixture_count);
-            const std::vector<double> s(v.kernel_params + m.mixture_count, v.kernel_params + 2 * m.mixture_count);
+            const std::vector<double> w(kfm::detail::state_of(v)->kernel_params, kfm::detail::state_of(v)->kernel_params + m.mixture_count);
+            const std::vector<double> s(kfm::detail::state_of(v)->kernel_params + m.mixture_count, kfm::detail::state_of(v)->kernel_params + 2 * m.mixture_count);
             const auto list = [](const std::vector<double>& values) {
                 std::string out;
                 for (std::size_t i = 0; i < values.size(); ++i) {
@@ -47,8 +48,8 @@ int run_inspect(const std::vector<std::string>& argv) {
     const arguments args("inspect", argv, {{"--json", false}}, 1);
     if (args.positional().empty()) usage_error("'kfm inspect' needs a FILE (see 'kfm help inspect')");
     const loaded_map file = load_map(args.positional()[0]);
-    const kfm::map_view& v = file.view;
-    const format::map_meta& m = *v.meta;
+    const kfm::map& v = file.view;
+    const format::map_meta& m = *kfm::detail::state_of(v)->meta;
 
     // The container was verified by kfm::open, so the header and section table can be read directly.
     format::file_header header;
@@ -80,10 +81,10 @@ int run_inspect(const std::vector<std::string>& argv) {
         j += ", \"output_convention\": " + json_string(output_convention_name(m.output_convention));
         j += ", \"normalize_input\": " + std::string(normalizes ? "true" : "false");
         j += ", \"seed\": " + std::to_string(m.seed);
-        j += ", \"isa\": " + json_string(kfm::isa_name(v.active_isa));
+        j += ", \"isa\": " + json_string(kfm::isa_name(v.active_isa()));
         j += ", \"segments\": [";
-        for (std::uint32_t i = 0; i < v.segment_count; ++i) {
-            const format::feature_segment& s = v.segments[i];
+        for (std::uint32_t i = 0; i < kfm::detail::state_of(v)->segment_count; ++i) {
+            const format::feature_segment& s = kfm::detail::state_of(v)->segments[i];
             j += std::string(i ? ", " : "") + "{\"nonlinearity\": " + json_string(nonlinearity_name(s.nonlinearity)) +
                  ", \"proj_begin\": " + std::to_string(s.proj_begin) + ", \"proj_count\": " +
                  std::to_string(s.proj_count) + ", \"arg_count\": " + std::to_string(s.arg_count) +
@@ -112,10 +113,10 @@ int run_inspect(const std::vector<std::string>& argv) {
                 m.projection_dim);
     std::printf("output convention %s\n", output_convention_name(m.output_convention));
     std::printf("seed              %llu\n", static_cast<unsigned long long>(m.seed));
-    std::printf("isa               %s\n", kfm::isa_name(v.active_isa));
-    std::printf("segments          %u\n", v.segment_count);
-    for (std::uint32_t i = 0; i < v.segment_count; ++i) {
-        const format::feature_segment& s = v.segments[i];
+    std::printf("isa               %s\n", kfm::isa_name(v.active_isa()));
+    std::printf("segments          %u\n", kfm::detail::state_of(v)->segment_count);
+    for (std::uint32_t i = 0; i < kfm::detail::state_of(v)->segment_count; ++i) {
+        const format::feature_segment& s = kfm::detail::state_of(v)->segments[i];
         std::printf("  %-9s projections [%u, %u), %u arguments, outputs from %u%s\n", nonlinearity_name(s.nonlinearity),
                     s.proj_begin, s.proj_begin + s.proj_count, s.arg_count, s.out_begin,
                     (s.flags & format::segment_flag_reflect) ? ", reflected" : "");

@@ -14,7 +14,7 @@ int run_map(const std::vector<std::string>& argv) {
     if (out_path.empty()) usage_error("--out needs a file name");
 
     const loaded_map file = load_map(args.positional()[0]);
-    const kfm::map_view& v = file.view;
+    const kfm::map& v = file.view;
     const offline::npy_array x = offline::read_npy(in_path);
     if (x.cols != v.input_dim())
         throw cli_error(in_path + ": rows have " + std::to_string(x.cols) + " values but the map's input_dim is " +

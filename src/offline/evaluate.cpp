@@ -10,11 +10,12 @@
 #include <boost/math/distributions/students_t.hpp>
 
 #include "offline/random.hpp"
+#include "runtime/map_state.hpp"
 
 namespace kfm::offline {
 
-kernel_spec kernel_spec_from_map(const kfm::map_view& map) {
-    const format::map_meta& m = *map.meta;
+kernel_spec kernel_spec_from_map(const kfm::map& map) {
+    const format::map_meta& m = *kfm::detail::state_of(map)->meta;
     kernel_spec k;
     k.kind = static_cast<format::kernel>(m.kernel);
     switch (k.kind) {
@@ -29,10 +30,10 @@ kernel_spec kernel_spec_from_map(const kfm::map_view& map) {
             k.scale = m.kernel_scale;
             break;
         case format::kernel::delta_gaussian:
-            if (map.kernel_params == nullptr)
+            if (kfm::detail::state_of(map)->kernel_params == nullptr)
                 throw std::invalid_argument("delta-gaussian map without kernel parameters");
-            k.weights.assign(map.kernel_params, map.kernel_params + m.mixture_count);
-            k.sigmas.assign(map.kernel_params + m.mixture_count, map.kernel_params + 2 * m.mixture_count);
+            k.weights.assign(kfm::detail::state_of(map)->kernel_params, kfm::detail::state_of(map)->kernel_params + m.mixture_count);
+            k.sigmas.assign(kfm::detail::state_of(map)->kernel_params + m.mixture_count, kfm::detail::state_of(map)->kernel_params + 2 * m.mixture_count);
             break;
         default:
             throw std::invalid_argument("map records an unknown kernel");
@@ -40,8 +41,8 @@ kernel_spec kernel_spec_from_map(const kfm::map_view& map) {
     return k;
 }
 
-bool map_normalizes_input(const kfm::map_view& map) {
-    return (map.meta->flags & format::meta_flag_normalize_input) != 0;
+bool map_normalizes_input(const kfm::map& map) {
+    return (kfm::detail::state_of(map)->meta->flags & format::meta_flag_normalize_input) != 0;
 }
 
 namespace {
@@ -75,8 +76,8 @@ std::vector<double> exact_gram(const kernel_spec& kernel, const float* x, std::s
     return k;
 }
 
-std::vector<float> map_rows(const kfm::map_view& map, const float* x, std::size_t n, unsigned d) {
-    const std::size_t out_dim = map.meta->output_dim;
+std::vector<float> map_rows(const kfm::map& map, const float* x, std::size_t n, unsigned d) {
+    const std::size_t out_dim = map.output_dim();
     std::vector<float> out(n * out_dim);
     if (n == 0) return out;
     // Batches bound the workspace; transform_batch verifies every row of a batch before writing.
@@ -92,11 +93,11 @@ std::vector<float> map_rows(const kfm::map_view& map, const float* x, std::size_
     return out;
 }
 
-std::vector<double> approx_gram(const kfm::map_view& map, const float* x, std::size_t nx, const float* y,
+std::vector<double> approx_gram(const kfm::map& map, const float* x, std::size_t nx, const float* y,
                                 std::size_t ny, unsigned d) {
     const std::vector<float> fx = map_rows(map, x, nx, d);
     const std::vector<float> fy = map_rows(map, y, ny, d);
-    const std::size_t D = map.meta->output_dim;
+    const std::size_t D = map.output_dim();
     std::vector<double> k(nx * ny);
     for (std::size_t i = 0; i < nx; ++i)
         for (std::size_t j = 0; j < ny; ++j) k[i * ny + j] = kfm::kernel_estimate(map, &fx[i * D], &fy[j * D]);
@@ -159,11 +160,11 @@ std::vector<float> gather(const float* data, const std::vector<std::size_t>& row
 
 }  // namespace
 
-evaluation evaluate(const kfm::map_view& map, const float* data, std::size_t rows, unsigned d, unsigned samples,
+evaluation evaluate(const kfm::map& map, const float* data, std::size_t rows, unsigned d, unsigned samples,
                     unsigned runs, std::uint64_t seed) {
-    if (d != map.meta->input_dim)
+    if (d != map.input_dim())
         throw std::invalid_argument("evaluate: data has " + std::to_string(d) + " columns but the map expects " +
-                                    std::to_string(map.meta->input_dim));
+                                    std::to_string(map.input_dim()));
     if (samples == 0) throw std::invalid_argument("evaluate: samples must be at least 1");
     if (samples > rows)
         throw std::invalid_argument("evaluate: " + std::to_string(samples) + " samples requested from only " +

@@ -12,10 +12,10 @@
 namespace kfm::offline {
 
 // The kernel a map approximates, read from its META record and kernel_params section.
-kernel_spec kernel_spec_from_map(const kfm::map_view& map);
+kernel_spec kernel_spec_from_map(const kfm::map& map);
 
 // Whether the map scales its inputs to unit norm before mapping (the exact kernel must see the same).
-bool map_normalizes_input(const kfm::map_view& map);
+bool map_normalizes_input(const kfm::map& map);
 
 // Row-major exact Gram matrix: K[i * ny + j] = k(x_i, y_j); x is nx x d, y is ny x d (row-major).
 // With normalize = true, nonzero rows are scaled to unit norm first (as the runtime does).
@@ -24,10 +24,10 @@ std::vector<double> exact_gram(const kernel_spec& kernel, const float* x, std::s
 
 // phi of every row (n x output_dim, row-major) through kfm::transform_batch; std::runtime_error with the
 // status text when the runtime refuses (wrong dimension, non-finite input).
-std::vector<float> map_rows(const kfm::map_view& map, const float* x, std::size_t n, unsigned d);
+std::vector<float> map_rows(const kfm::map& map, const float* x, std::size_t n, unsigned d);
 
 // Row-major estimated Gram matrix K^[i * ny + j] = kernel_estimate(phi(x_i), phi(y_j)).
-std::vector<double> approx_gram(const kfm::map_view& map, const float* x, std::size_t nx, const float* y,
+std::vector<double> approx_gram(const kfm::map& map, const float* x, std::size_t nx, const float* y,
                                 std::size_t ny, unsigned d);
 
 // Relative errors of an estimate: ||K - K^||_F / ||K||_F and max|K - K^| / max|K|.
@@ -62,7 +62,7 @@ struct evaluation {
 // of `data` (rows x d, row-major; a row may appear in both X and Y); errors of K^(X,Y) vs K(X,Y).
 // std::invalid_argument when d differs from the map's input_dim, samples is 0 or exceeds rows, or
 // runs is 0.
-evaluation evaluate(const kfm::map_view& map, const float* data, std::size_t rows, unsigned d,
+evaluation evaluate(const kfm::map& map, const float* data, std::size_t rows, unsigned d,
                     unsigned samples, unsigned runs, std::uint64_t seed);
 
 }  // namespace kfm::offline

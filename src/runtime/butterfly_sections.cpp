@@ -5,21 +5,16 @@
 #include <cstring>
 
 #include "kernels/kernel_table.hpp"
+#include "runtime/bits.hpp"
 #include "runtime/checked.hpp"
 
 namespace kfm::detail {
 
-unsigned butterfly_log2_d2(std::uint32_t d) noexcept {
-    unsigned log2 = 0;
-    while ((std::uint64_t(1) << log2) < d) ++log2;
-    return log2;
-}
-
-status verify_butterfly_sections(const map_view& map) noexcept {
+status verify_butterfly_sections(const map_state& map) noexcept {
     const auto& m = *map.meta;
     const std::uint32_t d = m.work_dim;
     if (d == 0 || m.block_count == 0 || m.repeats == 0) return status::bad_meta;
-    const unsigned log2_d2 = butterfly_log2_d2(d);
+    const unsigned log2_d2 = ceil_log2(d);
     if (log2_d2 > 31 || m.block_size != (std::uint64_t(1) << log2_d2)) return status::bad_meta;
 
     std::uint64_t cs_floats = 0, perm_count = 0;
@@ -38,12 +33,12 @@ status verify_butterfly_sections(const map_view& map) noexcept {
     return status::ok;
 }
 
-void apply_butterfly_block(const map_view& map, std::uint32_t k, const float* x, float* y, float* scratch) noexcept {
+void apply_butterfly_block(const map_state& map, std::uint32_t k, const float* x, float* y, float* scratch) noexcept {
     const auto& m = *map.meta;
     const std::uint32_t d = m.work_dim;
     const std::size_t cs_stride = 2 * (std::size_t(m.block_size) - 1);
     std::memcpy(y, x, sizeof(float) * d);  // the kernel works in place
-    map.kernels->butterfly(y, d, butterfly_log2_d2(d), map.butterfly + k * cs_stride,
+    map.kernels->butterfly(y, d, ceil_log2(d), map.butterfly + k * cs_stride,
                            map.permutation + std::size_t(k) * d, m.repeats, false, scratch);
 }
 

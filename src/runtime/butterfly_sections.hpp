@@ -4,19 +4,16 @@
 #pragma once
 #include <cstdint>
 
-#include "kfm/kfm.hpp"
+#include "runtime/map_state.hpp"
 
 namespace kfm::detail {
 
-// log2 of the smallest power of two >= d (d >= 1).
-unsigned butterfly_log2_d2(std::uint32_t d) noexcept;
-
 // Checks meta.block_size == d2 for d = meta.work_dim, repeats >= 1, the BFLY section has
 // block_count * 2 * (d2 - 1) finite floats in [-1, 1] and PERM has block_count * d indices < d.
-status verify_butterfly_sections(const map_view& map) noexcept;
+status verify_butterfly_sections(const map_state& map) noexcept;
 
 // y[0 .. d) = M_k x for block k < block_count of a verified map (d = meta.work_dim): its angles and
 // permutation, meta.repeats times, not transposed. y must not overlap x; scratch holds d floats.
-void apply_butterfly_block(const map_view& map, std::uint32_t k, const float* x, float* y, float* scratch) noexcept;
+void apply_butterfly_block(const map_state& map, std::uint32_t k, const float* x, float* y, float* scratch) noexcept;
 
 }  // namespace kfm::detail

@@ -1,4 +1,4 @@
-// The C API (include/kfm/kfm.h): thin wrappers that keep a kfm::map_view inside the caller's kfm_map.
+// The C API (include/kfm/kfm.h): thin wrappers that keep a kfm::map inside the caller's kfm_map.
 #include "kfm/kfm.h"
 
 #include <limits>
@@ -8,17 +8,19 @@
 
 namespace {
 
-static_assert(sizeof(kfm::map_view) <= sizeof(kfm_map), "kfm_map must hold a map_view");
-static_assert(alignof(kfm::map_view) <= alignof(kfm_map), "kfm_map must be aligned for a map_view");
-static_assert(KFM_NON_FINITE_INPUT == static_cast<int>(kfm::status::non_finite_input), "C and C++ statuses agree");
-static_assert(KFM_WRONG_DIMENSION == static_cast<int>(kfm::status::wrong_dimension), "C and C++ statuses agree");
-static_assert(KFM_ISA_UNAVAILABLE == static_cast<int>(kfm::status::isa_unavailable), "C and C++ statuses agree");
+static_assert(sizeof(kfm::map) == sizeof(kfm_map), "kfm_map holds exactly a kfm::map");
+static_assert(alignof(kfm::map) <= alignof(kfm_map), "kfm_map is aligned for a kfm::map");
 
-// The view of an opened map, or null for a null handle or one kfm_open never filled.
-const kfm::map_view* view_of(const kfm_map* map) {
-    if (map == nullptr) return nullptr;
-    const auto* v = std::launder(reinterpret_cast<const kfm::map_view*>(map->opaque));
-    return v->meta != nullptr ? v : nullptr;
+// Both status enums come from kfm/status_list.h; check every value anyway, so an edit to either
+// declaration that bypasses the list cannot compile.
+#define KFM_CHECK_STATUS(name, c_name, text)                                            \
+    static_assert(KFM_##c_name == static_cast<int>(kfm::status::name), "C and C++ status " #name " agree");
+KFM_STATUS_LIST(KFM_CHECK_STATUS)
+#undef KFM_CHECK_STATUS
+
+// A zero-initialised kfm_map is a default-constructed (not open) kfm::map: all bytes zero.
+const kfm::map* map_of(const kfm_map* handle) {
+    return handle != nullptr ? std::launder(reinterpret_cast<const kfm::map*>(handle->opaque)) : nullptr;
 }
 
 kfm_status to_c(kfm::status s) { return static_cast<kfm_status>(s); }
@@ -27,65 +29,87 @@ kfm_status to_c(kfm::status s) { return static_cast<kfm_status>(s); }
 
 extern "C" {
 
-kfm_status kfm_open(const void* bytes, size_t size, const char* isa_name, kfm_map* map) {
-    if (map == nullptr) return KFM_NULL_ARGUMENT;
+const char* kfm_version(void) { return kfm::version(); }
+
+kfm_status kfm_open(const void* bytes, size_t size, const char* isa_name, kfm_map* handle) {
+    if (handle == nullptr) return KFM_NULL_ARGUMENT;
     kfm::isa requested = kfm::isa::automatic;
     if (isa_name != nullptr) {
         if (kfm::status s = kfm::isa_from_name(isa_name, &requested); s != kfm::status::ok) return to_c(s);
     }
-    kfm::map_view view;
-    if (kfm::status s = kfm::open(bytes, size, &view, requested); s != kfm::status::ok) return to_c(s);
-    new (map->opaque) kfm::map_view(view);
+    kfm::map opened;
+    if (kfm::status s = kfm::open(bytes, size, &opened, requested); s != kfm::status::ok) return to_c(s);
+    new (handle->opaque) kfm::map(opened);
     return KFM_OK;
 }
 
-uint32_t kfm_input_dim(const kfm_map* map) {
-    const kfm::map_view* v = view_of(map);
-    return v ? v->input_dim() : 0;
+int kfm_is_open(const kfm_map* handle) {
+    const kfm::map* m = map_of(handle);
+    return m != nullptr && m->is_open() ? 1 : 0;
 }
 
-uint32_t kfm_output_dim(const kfm_map* map) {
-    const kfm::map_view* v = view_of(map);
-    return v ? v->output_dim() : 0;
+uint32_t kfm_input_dim(const kfm_map* handle) {
+    const kfm::map* m = map_of(handle);
+    return m ? m->input_dim() : 0;
 }
 
-uint32_t kfm_negative_dim(const kfm_map* map) {
-    const kfm::map_view* v = view_of(map);
-    return v ? v->negative_dim() : 0;
+uint32_t kfm_output_dim(const kfm_map* handle) {
+    const kfm::map* m = map_of(handle);
+    return m ? m->output_dim() : 0;
 }
 
-const char* kfm_isa(const kfm_map* map) {
-    const kfm::map_view* v = view_of(map);
-    return kfm::isa_name(v ? v->active_isa : kfm::isa::automatic);
+uint32_t kfm_negative_dim(const kfm_map* handle) {
+    const kfm::map* m = map_of(handle);
+    return m ? m->negative_dim() : 0;
 }
 
-size_t kfm_workspace_bytes(const kfm_map* map, size_t batch) {
-    const kfm::map_view* v = view_of(map);
-    return v ? kfm::workspace_bytes(*v, batch) : 0;
+const char* kfm_isa(const kfm_map* handle) {
+    const kfm::map* m = map_of(handle);
+    return kfm::isa_name(m ? m->active_isa() : kfm::isa::automatic);
 }
 
-kfm_status kfm_transform(const kfm_map* map, const float* x, size_t x_dim, float* out, size_t out_dim,
+const char* kfm_method_name(const kfm_map* handle) {
+    const kfm::map* m = map_of(handle);
+    return m ? kfm::method_name(m->method()) : "unknown";
+}
+
+const char* kfm_kernel_name(const kfm_map* handle) {
+    const kfm::map* m = map_of(handle);
+    return m ? kfm::kernel_name(m->kernel()) : "unknown";
+}
+
+const char* kfm_projection_name(const kfm_map* handle) {
+    const kfm::map* m = map_of(handle);
+    return m ? kfm::projection_name(m->projection()) : "unknown";
+}
+
+size_t kfm_workspace_bytes(const kfm_map* handle, size_t batch) {
+    const kfm::map* m = map_of(handle);
+    return m ? kfm::workspace_bytes(*m, batch) : 0;
+}
+
+kfm_status kfm_transform(const kfm_map* handle, const float* x, size_t x_dim, float* out, size_t out_dim,
                          void* workspace, size_t workspace_size) {
-    const kfm::map_view* v = view_of(map);
-    if (v == nullptr) return KFM_NULL_ARGUMENT;
-    return to_c(kfm::transform(*v, x, x_dim, out, out_dim, workspace, workspace_size));
+    const kfm::map* m = map_of(handle);
+    if (m == nullptr) return KFM_NULL_ARGUMENT;
+    return to_c(kfm::transform(*m, x, x_dim, out, out_dim, workspace, workspace_size));
 }
 
-kfm_status kfm_transform_batch(const kfm_map* map, const float* x, size_t n, size_t x_stride, size_t x_dim,
+kfm_status kfm_transform_batch(const kfm_map* handle, const float* x, size_t n, size_t x_stride, size_t x_dim,
                                float* out, size_t out_stride, void* workspace, size_t workspace_size) {
-    const kfm::map_view* v = view_of(map);
-    if (v == nullptr) return KFM_NULL_ARGUMENT;
-    return to_c(kfm::transform_batch(*v, x, n, x_stride, x_dim, out, out_stride, workspace, workspace_size));
+    const kfm::map* m = map_of(handle);
+    if (m == nullptr) return KFM_NULL_ARGUMENT;
+    return to_c(kfm::transform_batch(*m, x, n, x_stride, x_dim, out, out_stride, workspace, workspace_size));
 }
 
-double kfm_kernel_estimate(const kfm_map* map, const float* phi_x, const float* phi_y) {
-    const kfm::map_view* v = view_of(map);
-    if (v == nullptr) return std::numeric_limits<double>::quiet_NaN();
-    return kfm::kernel_estimate(*v, phi_x, phi_y);
+double kfm_kernel_estimate(const kfm_map* handle, const float* phi_x, const float* phi_y) {
+    const kfm::map* m = map_of(handle);
+    if (m == nullptr) return std::numeric_limits<double>::quiet_NaN();
+    return kfm::kernel_estimate(*m, phi_x, phi_y);
 }
 
 const char* kfm_status_string(kfm_status status) {
-    if (status < 0 || status > KFM_NON_FINITE_INPUT) return "unknown status";
+    if (status < 0 || status >= KFM_STATUS_COUNT) return "unknown status";
     return kfm::status_string(static_cast<kfm::status>(status));
 }
 

@@ -34,6 +34,10 @@ status isa_from_name(const char* name, isa* out) noexcept {
     return status::unknown_isa;
 }
 
+std::size_t isa_count() noexcept { return sizeof(isa_names) / sizeof(isa_names[0]) - 1; }
+
+isa isa_at(std::size_t i) noexcept { return i + 1 < sizeof(isa_names) / sizeof(isa_names[0]) ? isa_names[i + 1].id : isa::automatic; }
+
 bool isa_available(isa i) noexcept {
     if (i == isa::automatic) return true;
     return detail::kernels_for(i) != nullptr;

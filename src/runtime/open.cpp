@@ -1,5 +1,5 @@
 // open(): verifies a whole .kfm buffer once (container, map, projection-specific sections), chooses
-// the compute kernels, and only then publishes the view to the caller.
+// the compute kernels and the projection, and only then publishes the state into the caller's map.
 #include <cstdlib>
 
 #include "kernels/kernel_table.hpp"
@@ -29,24 +29,25 @@ status choose_isa(isa requested, isa* chosen) {
 
 }  // namespace
 
-status open(const void* bytes, std::size_t size, map_view* out, isa requested) noexcept {
+status open(const void* bytes, std::size_t size, map* out, isa requested) noexcept {
     if (bytes == nullptr || out == nullptr) return status::null_argument;
     if (size < sizeof(format::file_header)) return status::file_too_small;
     if (reinterpret_cast<std::uintptr_t>(bytes) % 8 != 0) return status::misaligned_buffer;
 
-    map_view view;
+    detail::map_state state;
     const auto* base = static_cast<const std::uint8_t*>(bytes);
-    if (status s = detail::verify_container(base, size, &view); s != status::ok) return s;
-    if (status s = detail::verify_map(view); s != status::ok) return s;
-    if (status s = detail::projection_ops_for(view.meta->projection)->verify(view); s != status::ok) return s;
+    if (status s = detail::verify_container(base, size, &state); s != status::ok) return s;
+    if (status s = detail::verify_map(state); s != status::ok) return s;
+    state.ops = detail::projection_ops_for(state.meta->projection);  // known: verify_map checked it
+    if (status s = state.ops->verify(state); s != status::ok) return s;
 
     isa chosen = isa::automatic;
     if (status s = choose_isa(requested, &chosen); s != status::ok) return s;
     const detail::kernel_table* kernels = detail::kernels_for(chosen);
     if (kernels == nullptr) return status::isa_unavailable;
-    view.kernels = kernels;
-    view.active_isa = chosen;
-    *out = view;
+    state.kernels = kernels;
+    state.active_isa = chosen;
+    detail::map_access::publish(out, state);
     return status::ok;
 }
 

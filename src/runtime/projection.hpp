@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kfm/kfm.hpp"
+#include "runtime/map_state.hpp"
 #include "runtime/bits.hpp"
 
 namespace kfm::detail {
@@ -13,16 +13,16 @@ namespace kfm::detail {
 struct projection_ops {
     // Checks, once at open, that the sections this projection needs are present with counts that
     // match the meta dims, that indices are in range and values finite. The view is fully populated.
-    status (*verify)(const map_view& map);
+    status (*verify)(const map_state& map);
     // Scratch floats apply needs beyond x and t (for one vector).
     std::size_t (*scratch_floats)(const format::map_meta& meta);
     // t[0 .. projection_dim) from x[0 .. work_dim). scratch has scratch_floats(meta) floats, 64-byte aligned.
-    void (*apply)(const map_view& map, const float* x, float* t, float* scratch);
+    void (*apply)(const map_state& map, const float* x, float* t, float* scratch);
     // Optional batched path; null: transform_batch calls apply row by row. x holds rows x work_dim and
     // t rows x projection_dim floats, both contiguous; scratch has batch_scratch_floats(meta, rows) floats,
     // 64-byte aligned. rows >= 2.
     std::size_t (*batch_scratch_floats)(const format::map_meta& meta, std::size_t rows);
-    void (*apply_batch)(const map_view& map, const float* x, std::size_t rows, float* t, float* scratch);
+    void (*apply_batch)(const map_state& map, const float* x, std::size_t rows, float* t, float* scratch);
 };
 
 // Null for an unknown projection kind.

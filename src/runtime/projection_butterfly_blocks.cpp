@@ -9,7 +9,7 @@
 namespace kfm::detail {
 namespace {
 
-status butterfly_blocks_verify(const map_view& map) {
+status butterfly_blocks_verify(const map_state& map) {
     const auto& m = *map.meta;
     const std::uint64_t d = m.work_dim, p = m.projection_dim;
     // Every block contributes at least one projection, and the last may be truncated.
@@ -21,7 +21,7 @@ status butterfly_blocks_verify(const map_view& map) {
 // The kernel's scratch (d floats) plus room for a truncated last block (d floats).
 std::size_t butterfly_blocks_scratch_floats(const format::map_meta& meta) { return 2 * std::size_t(meta.work_dim); }
 
-void butterfly_blocks_apply(const map_view& map, const float* x, float* t, float* scratch) {
+void butterfly_blocks_apply(const map_state& map, const float* x, float* t, float* scratch) {
     const auto& m = *map.meta;
     const std::uint32_t d = m.work_dim;
     float* partial = scratch + d;

@@ -11,7 +11,7 @@
 namespace kfm::detail {
 namespace {
 
-status butterfly_simplex_verify(const map_view& map) {
+status butterfly_simplex_verify(const map_state& map) {
     const auto& m = *map.meta;
     if (m.work_dim != m.input_dim) return status::bad_meta;
     if (std::uint64_t(m.block_count) * (std::uint64_t(m.work_dim) + 1) != m.projection_dim)
@@ -103,7 +103,7 @@ void simplex_project(const float* __restrict y, std::uint32_t d, const float* __
     t[d] = -before;
 }
 
-void butterfly_simplex_apply(const map_view& map, const float* x, float* t, float* scratch) {
+void butterfly_simplex_apply(const map_state& map, const float* x, float* t, float* scratch) {
     const auto& m = *map.meta;
     const std::uint32_t d = m.work_dim;
     float* y = scratch + padded(d);

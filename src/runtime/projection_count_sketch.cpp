@@ -14,17 +14,12 @@ namespace {
 
 constexpr unsigned max_log2_sketch = 16;  // the FFT kernel's limit
 
-// log2 of n when n is a power of two in [2, 2^16], else 0.
-unsigned sketch_log2(std::uint32_t n) {
-    for (unsigned l = 1; l <= max_log2_sketch; ++l)
-        if ((std::uint32_t(1) << l) == n) return l;
-    return 0;
-}
 
-status count_sketch_verify(const map_view& map) {
+status count_sketch_verify(const map_state& map) {
     const auto& m = *map.meta;
-    const unsigned log2 = sketch_log2(m.block_size);
-    if (log2 == 0 || m.block_count == 0 || m.projection_dim != m.block_size) return status::bad_meta;
+    const unsigned log2 = ceil_log2(m.block_size);
+    // A power of two in [2, 2^16] (the FFT kernel's range).
+    if (!is_power_of_two(m.block_size) || log2 == 0 || log2 > max_log2_sketch || m.block_count == 0 || m.projection_dim != m.block_size) return status::bad_meta;
     std::uint64_t entries = 0;
     if (!checked_mul(std::uint64_t(m.block_count), std::uint64_t(m.work_dim), &entries)) return status::bad_meta;
     if (map.indices == nullptr || map.signs == nullptr || map.twiddles == nullptr) return status::missing_section;
@@ -40,10 +35,10 @@ status count_sketch_verify(const map_view& map) {
 // Product spectrum (re, im) and one sketch's spectrum (re, im): 4 D floats.
 std::size_t count_sketch_scratch_floats(const format::map_meta& meta) { return 4 * std::size_t(meta.block_size); }
 
-void count_sketch_apply(const map_view& map, const float* x, float* t, float* scratch) {
+void count_sketch_apply(const map_state& map, const float* x, float* t, float* scratch) {
     const auto& m = *map.meta;
     const std::uint32_t n = m.block_size, w = m.work_dim;
-    const unsigned log2 = sketch_log2(n);
+    const unsigned log2 = ceil_log2(n);
     float* prod_re = scratch;
     float* prod_im = scratch + n;
     float* re = scratch + 2 * std::size_t(n);

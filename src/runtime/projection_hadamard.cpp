@@ -14,16 +14,10 @@ namespace {
 constexpr std::uint32_t hadamard_stages = 3;
 constexpr unsigned max_log2_block = 24;
 
-unsigned log2_exact(std::uint32_t n) {
-    unsigned log2 = 0;
-    while ((std::uint64_t(1) << log2) < n) ++log2;
-    return log2;
-}
-
-status hadamard_verify(const map_view& map) {
+status hadamard_verify(const map_state& map) {
     const auto& m = *map.meta;
     const std::uint64_t d2 = m.block_size, p = m.projection_dim;
-    const unsigned log2 = log2_exact(m.block_size);
+    const unsigned log2 = ceil_log2(m.block_size);
     if (d2 == 0 || log2 > max_log2_block || (std::uint64_t(1) << log2) != d2) return status::bad_meta;
     if (m.work_dim != d2 || m.input_dim > d2 || m.repeats != hadamard_stages || m.block_count == 0)
         return status::bad_meta;
@@ -39,10 +33,10 @@ status hadamard_verify(const map_view& map) {
 
 std::size_t hadamard_scratch_floats(const format::map_meta& meta) { return meta.block_size; }
 
-void hadamard_apply(const map_view& map, const float* x, float* t, float* scratch) {
+void hadamard_apply(const map_state& map, const float* x, float* t, float* scratch) {
     const auto& m = *map.meta;
     const std::uint32_t d2 = m.block_size;
-    const unsigned log2 = log2_exact(d2);
+    const unsigned log2 = ceil_log2(d2);
     const std::size_t stage_bytes = format::hadamard_sign_stride(d2) / 8;
     for (std::uint32_t b = 0; b < m.block_count; ++b) {
         const std::size_t begin = std::size_t(b) * d2;

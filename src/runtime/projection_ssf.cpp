@@ -29,12 +29,6 @@ constexpr std::size_t page = 1024;     // floats per 4 KiB page
 // strided scatter and de-interleaving cost more than the batch FFT saves.
 constexpr std::uint32_t max_interleaved_fft = 32;
 
-unsigned log2_exact(std::uint32_t n) {
-    unsigned log2 = 0;
-    while ((std::uint64_t(1) << log2) < n) ++log2;
-    return log2;
-}
-
 // Where the buffers of one group of L rows live in the scratch (carve).
 struct buffers {
     float* base_re;  // n x L: the rows scaled by m^{-1/2} at the index set, zero elsewhere
@@ -76,7 +70,7 @@ buffers carve(const format::map_meta& m, std::size_t lanes, const float* t, floa
 // zero at the other frequencies (Lambda_l: the l-th set bit of FREQ). One row: two expands. L interleaved
 // rows (n <= max_interleaved_fft): element by element.
 template <std::size_t L>
-void scatter_rows(const map_view& map, const float* __restrict x, float norm, float* __restrict base_re,
+void scatter_rows(const map_state& map, const float* __restrict x, float norm, float* __restrict base_re,
                   float* __restrict base_im) {
     const std::uint32_t w = map.meta->work_dim, half = w / 2, n = map.meta->block_size;
     if constexpr (L == 1) {
@@ -115,10 +109,10 @@ void deinterleave(const float* __restrict in, std::size_t count, std::size_t p, 
 
 // L rows of t from L rows of x through L-lane FFTs (L = 1: kernels->fft).
 template <std::size_t L>
-void project_group(const map_view& map, const float* x, float* t, float* scratch) {
+void project_group(const map_state& map, const float* x, float* t, float* scratch) {
     const auto& m = *map.meta;
     const std::uint32_t n = m.block_size;
-    const unsigned log2_n = log2_exact(n);
+    const unsigned log2_n = ceil_log2(n);
     const std::size_t p = m.projection_dim, block = std::size_t(2) * n;
     const buffers buf = carve(m, L, t, scratch);
     // The FFT is linear: scaling the m inputs by m^{-1/2} costs less than scaling the 2n outputs.
@@ -142,10 +136,10 @@ void project_group(const map_view& map, const float* x, float* t, float* scratch
     }
 }
 
-status ssf_verify(const map_view& map) {
+status ssf_verify(const map_state& map) {
     const auto& m = *map.meta;
     const std::uint32_t n = m.block_size;
-    const unsigned log2_n = log2_exact(n);
+    const unsigned log2_n = ceil_log2(n);
     if (n < 2 || log2_n > max_log2_fft || (std::uint64_t(1) << log2_n) != n) return status::bad_meta;
     // x is padded by at most one zero to an even length; nothing may be appended.
     if (m.work_dim % 2 != 0 || m.work_dim < 2 || m.work_dim - m.input_dim > 1 || m.input_append != 0.0)
@@ -175,7 +169,7 @@ status ssf_verify(const map_view& map) {
 
 std::size_t ssf_scratch_floats(const format::map_meta& meta) { return scratch_for_lanes(meta, 1); }
 
-void ssf_apply(const map_view& map, const float* x, float* t, float* scratch) {
+void ssf_apply(const map_state& map, const float* x, float* t, float* scratch) {
     project_group<1>(map, x, t, scratch);
 }
 
@@ -187,14 +181,14 @@ std::size_t ssf_batch_scratch_floats(const format::map_meta& meta, std::size_t) 
 // Whole groups of L rows through the batch FFT; the remaining rows one at a time, since a partial group
 // would pay for all L lanes.
 template <std::size_t L>
-void apply_groups(const map_view& map, const float* x, std::size_t rows, float* t, float* scratch) {
+void apply_groups(const map_state& map, const float* x, std::size_t rows, float* t, float* scratch) {
     const std::size_t w = map.meta->work_dim, p = map.meta->projection_dim;
     std::size_t r = 0;
     for (; r + L <= rows; r += L) project_group<L>(map, x + r * w, t + r * p, scratch);
     for (; r < rows; ++r) project_group<1>(map, x + r * w, t + r * p, scratch);
 }
 
-void ssf_apply_batch(const map_view& map, const float* x, std::size_t rows, float* t, float* scratch) {
+void ssf_apply_batch(const map_state& map, const float* x, std::size_t rows, float* t, float* scratch) {
     const bool interleave = map.kernels->fft_batch != nullptr && map.meta->block_size <= max_interleaved_fft;
     const unsigned lanes = interleave ? map.kernels->fft_batch_lanes : 1;
     switch (lanes) {

@@ -6,12 +6,14 @@
 #include <limits>
 
 #include "kernels/kernel_table.hpp"
+#include "runtime/map_state.hpp"
 #include "runtime/projection.hpp"
 
 namespace kfm {
 namespace {
 
 namespace fmt = kfm::format;
+using detail::map_state;
 using detail::projection_ops;
 
 constexpr std::size_t alignment = 64;
@@ -32,8 +34,8 @@ struct workspace_layout {
 // Floats of x_work + t per pass stay under this, so batched workspaces stay modest (and fit a 32-bit size_t).
 constexpr std::size_t max_batch_floats = std::size_t(1) << 20;
 
-std::size_t rows_per_pass(const map_view& map, std::size_t batch) {
-    if (detail::projection_ops_for(map.meta->projection)->apply_batch == nullptr) return 1;
+std::size_t rows_per_pass(const map_state& map, std::size_t batch) {
+    if (map.ops->apply_batch == nullptr) return 1;
     const std::size_t per_row = std::size_t(map.meta->work_dim) + map.meta->projection_dim;
     std::size_t rows = batch < max_batch_rows ? batch : max_batch_rows;
     while (rows > 1 && rows * per_row > max_batch_floats) --rows;
@@ -41,9 +43,9 @@ std::size_t rows_per_pass(const map_view& map, std::size_t batch) {
 }
 
 // Bytes for `rows` vectors; dims are capped at open (verify.hpp max_dim) so this cannot overflow.
-std::size_t bytes_for_rows(const map_view& map, std::size_t rows) {
+std::size_t bytes_for_rows(const map_state& map, std::size_t rows) {
     const fmt::map_meta& m = *map.meta;
-    const projection_ops* ops = detail::projection_ops_for(m.projection);
+    const projection_ops* ops = map.ops;
     std::size_t scratch = ops->scratch_floats(m);
     if (rows > 1) {
         const std::size_t batch_scratch = ops->batch_scratch_floats(m, rows);
@@ -53,7 +55,7 @@ std::size_t bytes_for_rows(const map_view& map, std::size_t rows) {
            + aligned_bytes(rows * m.work_dim) + aligned_bytes(rows * m.projection_dim) + aligned_bytes(scratch);
 }
 
-workspace_layout carve(const map_view& map, std::size_t rows, void* workspace) {
+workspace_layout carve(const map_state& map, std::size_t rows, void* workspace) {
     const fmt::map_meta& m = *map.meta;
     auto address = reinterpret_cast<std::uintptr_t>(workspace);
     address = (address + alignment - 1) / alignment * alignment;
@@ -118,7 +120,7 @@ void preprocess(const fmt::map_meta& m, const float* x, float* x_work) {
 }
 
 // Random Maclaurin: out[j] = w_j * prod_{k in group j} (s_k * t[k]); accumulated in double.
-void product_segment(const map_view& map, const fmt::feature_segment& s, const float* t, float* out) {
+void product_segment(const map_state& map, const fmt::feature_segment& s, const float* t, float* out) {
     const std::uint32_t* g = map.groups + s.group_index;
     for (std::uint32_t j = 0; j < s.arg_count; ++j) {
         double p = 1.0;
@@ -133,7 +135,7 @@ void product_segment(const map_view& map, const fmt::feature_segment& s, const f
 }
 
 // The feature stage for one vector: t (projection_dim) -> out (output_dim).
-void features(const map_view& map, const float* t, float* out) {
+void features(const map_state& map, const float* t, float* out) {
     for (std::uint32_t i = 0; i < map.segment_count; ++i) {
         const fmt::feature_segment& s = map.segments[i];
         const float* ts = t + s.proj_begin;
@@ -176,7 +178,7 @@ bool preprocess_is_copy(const fmt::map_meta& m) {
 // `rows` vectors already checked: pre-process, project (the projection's batched path when rows > 1), features.
 // When pre-processing is a copy and the rows are contiguous, the projection reads x itself (projections
 // take const x and unaligned loads), which saves the copy.
-void run_rows(const map_view& map, const workspace_layout& w, const float* x, std::size_t x_stride,
+void run_rows(const map_state& map, const workspace_layout& w, const float* x, std::size_t x_stride,
               std::size_t rows, float* out, std::size_t out_stride) {
     const fmt::map_meta& m = *map.meta;
     const float* x_work = x;
@@ -184,7 +186,7 @@ void run_rows(const map_view& map, const workspace_layout& w, const float* x, st
         for (std::size_t r = 0; r < rows; ++r) preprocess(m, x + r * x_stride, w.x_work + r * m.work_dim);
         x_work = w.x_work;
     }
-    const projection_ops* ops = detail::projection_ops_for(m.projection);
+    const projection_ops* ops = map.ops;
     if (rows > 1) {  // only projections with a batched path get more than one row per pass (rows_per_pass)
         ops->apply_batch(map, x_work, rows, w.t, w.scratch);
     } else {
@@ -195,51 +197,53 @@ void run_rows(const map_view& map, const workspace_layout& w, const float* x, st
 
 }  // namespace
 
-std::size_t workspace_bytes(const map_view& map, std::size_t batch) noexcept {
-    if (map.meta == nullptr) return 0;
-    return bytes_for_rows(map, rows_per_pass(map, batch));
+std::size_t workspace_bytes(const map& m, std::size_t batch) noexcept {
+    const map_state* map = detail::state_of(m);
+    return map != nullptr ? bytes_for_rows(*map, rows_per_pass(*map, batch)) : 0;
 }
 
-status transform(const map_view& map, const float* x, std::size_t x_dim, float* out, std::size_t out_dim,
-                 void* workspace, std::size_t workspace_size) noexcept {
-    if (map.meta == nullptr || map.kernels == nullptr || x == nullptr || out == nullptr)
-        return status::null_argument;
-    if (x_dim != map.meta->input_dim) return status::wrong_dimension;
-    if (out_dim < map.meta->output_dim) return status::output_too_small;
-    if (workspace == nullptr || workspace_size < bytes_for_rows(map, 1)) return status::workspace_too_small;
+status transform(const map& m, const float* x, std::size_t x_dim, float* out, std::size_t out_dim, void* workspace,
+                 std::size_t workspace_size) noexcept {
+    const map_state* map = detail::state_of(m);
+    if (map == nullptr) return status::not_open;
+    if (x == nullptr || out == nullptr) return status::null_argument;
+    if (x_dim != map->meta->input_dim) return status::wrong_dimension;
+    if (out_dim < map->meta->output_dim) return status::output_too_small;
+    if (workspace == nullptr || workspace_size < bytes_for_rows(*map, 1)) return status::workspace_too_small;
     if (!all_finite(x, x_dim)) return status::non_finite_input;
-    run_rows(map, carve(map, 1, workspace), x, x_dim, 1, out, out_dim);
+    run_rows(*map, carve(*map, 1, workspace), x, x_dim, 1, out, out_dim);
     return status::ok;
 }
 
-status transform_batch(const map_view& map, const float* x, std::size_t n, std::size_t x_stride,
-                       std::size_t x_dim, float* out, std::size_t out_stride, void* workspace,
-                       std::size_t workspace_size) noexcept {
-    if (map.meta == nullptr || map.kernels == nullptr) return status::null_argument;
+status transform_batch(const map& m, const float* x, std::size_t n, std::size_t x_stride, std::size_t x_dim,
+                       float* out, std::size_t out_stride, void* workspace, std::size_t workspace_size) noexcept {
+    const map_state* map = detail::state_of(m);
+    if (map == nullptr) return status::not_open;
     if (n == 0) return status::ok;
     if (x == nullptr || out == nullptr) return status::null_argument;
-    if (x_dim != map.meta->input_dim || x_stride < x_dim) return status::wrong_dimension;
-    if (out_stride < map.meta->output_dim) return status::output_too_small;
-    if (workspace == nullptr || workspace_size < bytes_for_rows(map, 1)) return status::workspace_too_small;
+    if (x_dim != map->meta->input_dim || x_stride < x_dim) return status::wrong_dimension;
+    if (out_stride < map->meta->output_dim) return status::output_too_small;
+    if (workspace == nullptr || workspace_size < bytes_for_rows(*map, 1)) return status::workspace_too_small;
     for (std::size_t r = 0; r < n; ++r)
         if (!all_finite(x + r * x_stride, x_dim)) return status::non_finite_input;
 
     // As many rows per pass as the workspace holds (up to rows_per_pass).
-    std::size_t rows = rows_per_pass(map, n);
-    while (rows > 1 && bytes_for_rows(map, rows) > workspace_size) --rows;
-    const workspace_layout w = carve(map, rows, workspace);
+    std::size_t rows = rows_per_pass(*map, n);
+    while (rows > 1 && bytes_for_rows(*map, rows) > workspace_size) --rows;
+    const workspace_layout w = carve(*map, rows, workspace);
     for (std::size_t r = 0; r < n; r += rows) {
         const std::size_t count = n - r < rows ? n - r : rows;
-        run_rows(map, w, x + r * x_stride, x_stride, count, out + r * out_stride, out_stride);
+        run_rows(*map, w, x + r * x_stride, x_stride, count, out + r * out_stride, out_stride);
     }
     return status::ok;
 }
 
-double kernel_estimate(const map_view& map, const float* phi_x, const float* phi_y) noexcept {
-    if (map.meta == nullptr || phi_x == nullptr || phi_y == nullptr) return std::numeric_limits<double>::quiet_NaN();
-    const std::size_t positive = map.meta->output_dim - map.meta->negative_dim;
+double kernel_estimate(const map& m, const float* phi_x, const float* phi_y) noexcept {
+    const map_state* map = detail::state_of(m);
+    if (map == nullptr || phi_x == nullptr || phi_y == nullptr) return std::numeric_limits<double>::quiet_NaN();
+    const std::size_t positive = map->meta->output_dim - map->meta->negative_dim;
     double sum = 0.0;
-    for (std::size_t i = 0; i < map.meta->output_dim; ++i) {
+    for (std::size_t i = 0; i < map->meta->output_dim; ++i) {
         const double term = double(phi_x[i]) * double(phi_y[i]);
         sum += i < positive ? term : -term;
     }

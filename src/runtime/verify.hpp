@@ -4,17 +4,17 @@
 #pragma once
 #include <cstddef>
 
-#include "kfm/kfm.hpp"
+#include "runtime/map_state.hpp"
 
 namespace kfm::detail {
 
 // Header, section table, zero padding and CRCs of `bytes` (already known non-null and 8-byte aligned).
-// On ok, every known section present is in *view (meta, segments, arrays and their counts).
-status verify_container(const std::uint8_t* bytes, std::size_t size, map_view* view) noexcept;
+// On ok, every known section present is attached in *state (meta, segments, arrays and their counts).
+status verify_container(const std::uint8_t* bytes, std::size_t size, map_state* state) noexcept;
 
 // map_meta fields, kernel parameters, value domains of the shared sections, and the feature segments.
 // Needs the view filled by verify_container; does not run the projection's own verify.
-status verify_map(const map_view& view) noexcept;
+status verify_map(const map_state& state) noexcept;
 
 // Largest dimension open() accepts, so that workspace sizes never overflow even with a 32-bit size_t.
 inline constexpr std::uint32_t max_dim = 1u << 24;

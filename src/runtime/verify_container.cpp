@@ -1,48 +1,19 @@
 // Container-level verification of a .kfm buffer: header fields, header CRC, section table geometry,
-// dtypes and sizes, zero padding between and after sections, and per-section CRC-32C. Every offset and
+// dtypes and sizes, zero padding between and after sections, per-section CRC-32C, element rules, and
+// which sections the projection may carry, all driven by the section table (section_table.hpp). Every offset and
 // size test goes through runtime/checked.hpp so untrusted values cannot overflow.
+#include <cmath>
 #include <cstring>
 
 #include "runtime/checked.hpp"
 #include "runtime/crc32c.hpp"
+#include "runtime/section_table.hpp"
 #include "runtime/verify.hpp"
 
 namespace kfm::detail {
 namespace {
 
 namespace fmt = kfm::format;
-
-// How a known tag is stored and where its view goes.
-struct known_section {
-    std::uint32_t tag;
-    fmt::dtype type;
-    std::uint32_t record_bytes;  // for dtype::record only
-};
-
-constexpr known_section known_sections[] = {
-    {fmt::tag::meta, fmt::dtype::record, sizeof(fmt::map_meta)},
-    {fmt::tag::segments, fmt::dtype::record, sizeof(fmt::feature_segment)},
-    {fmt::tag::kernel_params, fmt::dtype::f64, 0},
-    {fmt::tag::dense, fmt::dtype::f32, 0},
-    {fmt::tag::scales, fmt::dtype::f32, 0},
-    {fmt::tag::weights, fmt::dtype::f32, 0},
-    {fmt::tag::phases, fmt::dtype::f32, 0},
-    {fmt::tag::constants, fmt::dtype::f32, 0},
-    {fmt::tag::signs, fmt::dtype::bits, 0},
-    {fmt::tag::indices, fmt::dtype::u32, 0},
-    {fmt::tag::frequencies, fmt::dtype::bits, 0},
-    {fmt::tag::twiddles, fmt::dtype::f32, 0},
-    {fmt::tag::butterfly, fmt::dtype::f32, 0},
-    {fmt::tag::permutation, fmt::dtype::u32, 0},
-    {fmt::tag::groups, fmt::dtype::u32, 0},
-};
-constexpr std::size_t known_count = sizeof(known_sections) / sizeof(known_sections[0]);
-
-const known_section* find_known(std::uint32_t tag) {
-    for (const auto& k : known_sections)
-        if (k.tag == tag) return &k;
-    return nullptr;
-}
 
 // Element size of an array dtype; 0 for bits and record (sized differently) and for unknown values.
 std::uint64_t element_bytes(std::uint32_t type) {
@@ -60,7 +31,7 @@ std::uint64_t element_bytes(std::uint32_t type) {
 bool dtype_known(std::uint32_t type) { return type >= 1 && type <= 8; }
 
 // bytes == the size implied by count and dtype (records of unknown tags: any size).
-bool size_matches(const fmt::section_entry& e, const known_section* known) {
+bool size_matches(const fmt::section_entry& e, const section_row* known) {
     const auto type = static_cast<fmt::dtype>(e.dtype);
     if (type == fmt::dtype::bits) return e.bytes == e.count / 8 + (e.count % 8 != 0 ? 1 : 0);
     std::uint64_t expected = 0;
@@ -100,73 +71,26 @@ std::uint32_t header_crc(const std::uint8_t* bytes, std::uint32_t header_bytes) 
     return crc32c(bytes + crc_at + 4, header_bytes - (crc_at + 4), crc);
 }
 
-// Points the view member for `tag` at the payload.
-void attach(map_view* v, std::uint32_t tag, const std::uint8_t* p, std::uint64_t count) {
-    switch (tag) {
-        case fmt::tag::meta: v->meta = reinterpret_cast<const fmt::map_meta*>(p); break;
-        case fmt::tag::segments:
-            v->segments = reinterpret_cast<const fmt::feature_segment*>(p);
-            v->segment_count = static_cast<std::uint32_t>(count);
-            break;
-        case fmt::tag::kernel_params:
-            v->kernel_params = reinterpret_cast<const double*>(p);
-            v->kernel_param_count = count;
-            break;
-        case fmt::tag::dense:
-            v->dense = reinterpret_cast<const float*>(p);
-            v->dense_count = count;
-            break;
-        case fmt::tag::scales:
-            v->scales = reinterpret_cast<const float*>(p);
-            v->scale_count = count;
-            break;
-        case fmt::tag::weights:
-            v->weights = reinterpret_cast<const float*>(p);
-            v->weight_count = count;
-            break;
-        case fmt::tag::phases:
-            v->phases = reinterpret_cast<const float*>(p);
-            v->phase_count = count;
-            break;
-        case fmt::tag::constants:
-            v->constants = reinterpret_cast<const float*>(p);
-            v->constant_count = count;
-            break;
-        case fmt::tag::signs:
-            v->signs = p;
-            v->sign_count = count;
-            break;
-        case fmt::tag::indices:
-            v->indices = reinterpret_cast<const std::uint32_t*>(p);
-            v->index_count = count;
-            break;
-        case fmt::tag::frequencies:
-            v->frequencies = p;
-            v->frequency_count = count;
-            break;
-        case fmt::tag::twiddles:
-            v->twiddles = reinterpret_cast<const float*>(p);
-            v->twiddle_count = count;
-            break;
-        case fmt::tag::butterfly:
-            v->butterfly = reinterpret_cast<const float*>(p);
-            v->butterfly_count = count;
-            break;
-        case fmt::tag::permutation:
-            v->permutation = reinterpret_cast<const std::uint32_t*>(p);
-            v->permutation_count = count;
-            break;
-        case fmt::tag::groups:
-            v->groups = reinterpret_cast<const std::uint32_t*>(p);
-            v->group_count = count;
-            break;
-        default: break;
+// Every element of a floating-point section marked finite is finite.
+bool elements_ok(const section_row& row, const std::uint8_t* p, std::uint64_t count) {
+    if (row.rule != element_rule::finite) return true;
+    for (std::uint64_t i = 0; i < count; ++i) {
+        if (row.type == fmt::dtype::f64) {
+            double v;
+            std::memcpy(&v, p + 8 * i, sizeof v);
+            if (!std::isfinite(v)) return false;
+        } else {
+            float v;
+            std::memcpy(&v, p + 4 * i, sizeof v);
+            if (!std::isfinite(v)) return false;
+        }
     }
+    return true;
 }
 
 }  // namespace
 
-status verify_container(const std::uint8_t* bytes, std::size_t size, map_view* view) noexcept {
+status verify_container(const std::uint8_t* bytes, std::size_t size, map_state* state) noexcept {
     const auto& h = *reinterpret_cast<const fmt::file_header*>(bytes);
     if (status s = check_header(h, size); s != status::ok) return s;
     if (header_crc(bytes, h.header_bytes) != h.header_crc) return status::header_checksum;
@@ -176,20 +100,20 @@ status verify_container(const std::uint8_t* bytes, std::size_t size, map_view* v
 
     // Geometry: aligned, after the table, inside the file, sorted and non-overlapping; known dtype and size.
     std::uint64_t previous_end = h.header_bytes;
-    bool seen[known_count] = {};
+    bool seen[max_section_rows] = {};
     for (std::uint32_t i = 0; i < h.section_count; ++i) {
         const fmt::section_entry& e = table[i];
         if (e.reserved != 0 || !dtype_known(e.dtype)) return status::bad_section_table;
         if (!is_aligned(e.offset, fmt::section_alignment) || e.offset < previous_end)
             return status::bad_section_table;
         if (!range_inside(e.offset, e.bytes, file_bytes)) return status::bad_section_table;
-        const known_section* known = find_known(e.tag);
+        const section_row* known = find_section(e.tag);
         if (known == nullptr) {
             // Sections from a newer minor version are skipped; in the current minor they are errors.
             if (h.version_minor <= fmt::version_minor) return status::bad_section_table;
         } else {
             if (static_cast<std::uint32_t>(known->type) != e.dtype) return status::bad_section_table;
-            const std::size_t k = static_cast<std::size_t>(known - known_sections);
+            const std::size_t k = section_index(known);
             if (seen[k]) return status::missing_section;
             seen[k] = true;
         }
@@ -212,15 +136,27 @@ status verify_container(const std::uint8_t* bytes, std::size_t size, map_view* v
     }
 
     // META (one record) and SEGS are required by every map; the rest depends on the projection kind.
-    if (!seen[0] || !seen[1]) return status::missing_section;
-    map_view v;
+    if (!seen[section_index(find_section(fmt::tag::meta))] || !seen[section_index(find_section(fmt::tag::segments))])
+        return status::missing_section;
+    map_state s;
     for (std::uint32_t i = 0; i < h.section_count; ++i) {
         const fmt::section_entry& e = table[i];
+        const section_row* row = find_section(e.tag);
+        if (row == nullptr) continue;  // a newer minor version's section (checked above)
         if (e.tag == fmt::tag::meta && e.count != 1) return status::bad_section_size;
         if (e.tag == fmt::tag::segments && (e.count == 0 || e.count > UINT32_MAX)) return status::bad_section_size;
-        attach(&v, e.tag, bytes + e.offset, e.count);
+        if (!elements_ok(*row, bytes + e.offset, e.count)) return status::bad_parameter_value;
+        row->attach(s, bytes + e.offset, e.count);
     }
-    *view = v;
+    // Only the sections the map's projection reads (an unknown projection is reported by verify_map).
+    const std::uint32_t kind = s.meta->projection;
+    if (kind < 32) {
+        for (std::uint32_t i = 0; i < h.section_count; ++i) {
+            const section_row* row = find_section(table[i].tag);
+            if (row != nullptr && (row->projections & (1u << kind)) == 0) return status::unexpected_section;
+        }
+    }
+    *state = s;
     return status::ok;
 }
 

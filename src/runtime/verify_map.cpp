@@ -1,5 +1,5 @@
 // Map-level verification, after the container checks: map_meta fields and their consistency, kernel
-// parameters, finiteness of the shared per-argument sections, and the feature segments (ranges inside
+// parameters, and the feature segments (ranges inside
 // the projections and outputs, outputs covered exactly once, index ranges inside their sections).
 #include <cmath>
 #include <cstring>
@@ -13,12 +13,6 @@ namespace {
 
 namespace fmt = kfm::format;
 
-bool all_finite(const float* p, std::uint64_t n) {
-    for (std::uint64_t i = 0; i < n; ++i)
-        if (!std::isfinite(p[i])) return false;
-    return true;
-}
-
 bool bytes_zero(const void* p, std::size_t n) {
     const auto* b = static_cast<const std::uint8_t*>(p);
     for (std::size_t i = 0; i < n; ++i)
@@ -28,7 +22,7 @@ bool bytes_zero(const void* p, std::size_t n) {
 
 bool dim_ok(std::uint32_t d) { return d > 0 && d <= max_dim; }
 
-status check_kernel(const map_view& v) {
+status check_kernel(const map_state& v) {
     const fmt::map_meta& m = *v.meta;
     switch (static_cast<fmt::kernel>(m.kernel)) {
         case fmt::kernel::gaussian:
@@ -55,7 +49,7 @@ status check_kernel(const map_view& v) {
     return status::ok;
 }
 
-status check_meta(const map_view& v) {
+status check_meta(const map_state& v) {
     const fmt::map_meta& m = *v.meta;
     if (m.method < 1 || m.method > static_cast<std::uint32_t>(fmt::method::tensorsketch))
         return status::unknown_method;
@@ -77,13 +71,9 @@ status check_meta(const map_view& v) {
     return check_kernel(v);
 }
 
-// The shared per-argument sections hold finite values.
-status check_values(const map_view& v) {
-    if (!all_finite(v.scales, v.scale_count) || !all_finite(v.weights, v.weight_count) ||
-        !all_finite(v.phases, v.phase_count) || !all_finite(v.constants, v.constant_count))
-        return status::bad_parameter_value;
-    if (v.constant_count > v.meta->output_dim) return status::bad_section_size;
-    return status::ok;
+// The constants fit the outputs (their values are finite: the section table's element rule).
+status check_constants(const map_state& v) {
+    return v.constant_count > v.meta->output_dim ? status::bad_section_size : status::ok;
 }
 
 // [index, index + n) inside a section of `count` elements (no_index: nothing to check).
@@ -105,7 +95,7 @@ bool fits_convention(fmt::nonlinearity k, std::uint32_t convention) {
 }
 
 // A product segment's group offsets: arg_count + 1 non-decreasing offsets inside [0, proj_count].
-status check_groups(const map_view& v, const fmt::feature_segment& s) {
+status check_groups(const map_state& v, const fmt::feature_segment& s) {
     if (s.group_index == fmt::no_index) return status::missing_section;
     if (!range_inside(s.group_index, std::uint64_t(s.arg_count) + 1, v.group_count))
         return status::index_out_of_range;
@@ -116,7 +106,7 @@ status check_groups(const map_view& v, const fmt::feature_segment& s) {
     return status::ok;
 }
 
-status check_segment(const map_view& v, const fmt::feature_segment& s, std::uint64_t expected_out_begin,
+status check_segment(const map_state& v, const fmt::feature_segment& s, std::uint64_t expected_out_begin,
                      std::uint64_t* out_end) {
     const fmt::map_meta& m = *v.meta;
     if (!nonlinearity_known(s.nonlinearity)) return status::unknown_nonlinearity;
@@ -150,7 +140,7 @@ status check_segment(const map_view& v, const fmt::feature_segment& s, std::uint
     return status::ok;
 }
 
-status check_segments(const map_view& v) {
+status check_segments(const map_state& v) {
     // Segments tile [0, output_dim - constant_count) in order; the constants fill the rest.
     const std::uint64_t feature_end = v.meta->output_dim - v.constant_count;
     std::uint64_t cursor = 0;
@@ -166,9 +156,9 @@ status check_segments(const map_view& v) {
 
 }  // namespace
 
-status verify_map(const map_view& view) noexcept {
+status verify_map(const map_state& view) noexcept {
     if (status s = check_meta(view); s != status::ok) return s;
-    if (status s = check_values(view); s != status::ok) return s;
+    if (status s = check_constants(view); s != status::ok) return s;
     return check_segments(view);
 }
 

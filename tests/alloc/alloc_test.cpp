@@ -74,7 +74,7 @@ long heap_calls_during_transforms(const kfm::offline::map_contents& map) {
     for (std::size_t i = 0; i < xs.size(); ++i) xs[i] = static_cast<float>((i % 7) * 0.1 - 0.3);
     long calls = 0;
     for (kfm::isa i : {kfm::isa::scalar, kfm::isa::automatic}) {
-        kfm::map_view v = open_or_fail(buffer, i);
+        kfm::map v = open_or_fail(buffer, i);
         std::vector<float> ws(kfm::workspace_bytes(v, n) / sizeof(float) + 1);
         allocations = releases = 0;
         counting = true;

@@ -104,7 +104,7 @@ void write_raw_npy(const std::string& path, const std::string& descr, const std:
 // Aligned copy of a .kfm file opened with the runtime, to check `kfm map` against kfm::transform.
 struct opened_file {
     std::vector<std::uint64_t> storage;
-    kfm::map_view view;
+    kfm::map view;
     explicit opened_file(const std::string& path) {
         const std::string bytes = slurp(path);
         storage.resize(bytes.size() / 8 + 1);

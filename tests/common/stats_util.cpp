@@ -72,7 +72,7 @@ double loglog_slope(const std::vector<double>& x, const std::vector<double>& y) 
 
 kfm::offline::gram_errors gram_error(const opened_map& map, const std::vector<float>& x, std::size_t nx,
                                      const std::vector<float>& y, std::size_t ny) {
-    const kfm::map_view& v = map.view();
+    const kfm::map& v = map.view();
     const unsigned d = map.input_dim();
     const auto exact = kfm::offline::exact_gram(kfm::offline::kernel_spec_from_map(v), x.data(), nx, y.data(), ny,
                                                 d, kfm::offline::map_normalizes_input(v));

@@ -9,6 +9,7 @@
 #include "kfm/kfm.hpp"
 #include "kfm/offline.hpp"
 #include "offline/evaluate.hpp"
+#include "runtime/map_state.hpp"
 
 namespace kfm::test {
 
@@ -22,15 +23,17 @@ public:
     opened_map(const opened_map&) = delete;
     opened_map& operator=(const opened_map&) = delete;
 
-    const kfm::map_view& view() const { return view_; }
+    const kfm::map& view() const { return view_; }
+    // The verified internals (tests only: src/runtime/map_state.hpp).
+    const kfm::detail::map_state& state() const { return *kfm::detail::state_of(view_); }
     std::size_t file_bytes() const { return size_; }
-    unsigned input_dim() const { return view_.meta->input_dim; }
-    unsigned output_dim() const { return view_.meta->output_dim; }
+    unsigned input_dim() const { return view_.input_dim(); }
+    unsigned output_dim() const { return view_.output_dim(); }
 
 private:
     std::vector<std::uint64_t> storage_;
     std::size_t size_ = 0;
-    kfm::map_view view_{};
+    kfm::map view_{};
 };
 
 // build_map + serialize + open; throws std::runtime_error if open rejects the writer's own bytes.

@@ -245,8 +245,8 @@ std::vector<double> reference_transform(const offline::map_contents& map, const 
     return out;
 }
 
-map_view open_or_fail(const file_buffer& buffer, isa requested) {
-    map_view v;
+map open_or_fail(const file_buffer& buffer, isa requested) {
+    map v;
     const status s = open(buffer.data(), buffer.size(), &v, requested);
     const std::string why = status_string(s);
     REQUIRE_MESSAGE(s == status::ok, why);

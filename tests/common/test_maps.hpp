@@ -69,7 +69,7 @@ format::section_entry section_at(const std::vector<std::uint8_t>& bytes, std::ui
 std::vector<double> reference_transform(const offline::map_contents& map, const std::vector<float>& x);
 
 // A view opened from `buffer` (fails the current test on a non-ok status).
-map_view open_or_fail(const file_buffer& buffer, isa requested = isa::scalar);
+map open_or_fail(const file_buffer& buffer, isa requested = isa::scalar);
 
 // Deterministic test vectors in [-1, 1).
 std::vector<float> test_vector(std::uint32_t d, std::uint64_t seed);

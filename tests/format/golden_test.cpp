@@ -11,6 +11,7 @@
 #include <iterator>
 
 #include "common/test_maps.hpp"
+#include "runtime/map_state.hpp"
 
 namespace fmt = kfm::format;
 using namespace kfm::test;
@@ -78,8 +79,8 @@ TEST_CASE("golden file: the writer reproduces it byte for byte and the reader ac
     CHECK(golden == written);
 
     const file_buffer buffer(golden);
-    const kfm::map_view v = open_or_fail(buffer);
-    CHECK(v.meta->kernel_sigma == 1.5);
+    const kfm::map v = open_or_fail(buffer);
+    CHECK(kfm::detail::state_of(v)->meta->kernel_sigma == 1.5);
     CHECK(v.output_dim() == 9);
     const std::vector<float> x = {0.5f, -1.0f, 2.0f};
     std::vector<float> out(v.output_dim()), ws(kfm::workspace_bytes(v) / sizeof(float) + 1);

@@ -18,7 +18,7 @@ namespace {
 
 status open_map(const map_contents& map) {
     const file_buffer buffer(kfm::offline::serialize(map));
-    kfm::map_view v;
+    kfm::map v;
     return kfm::open(buffer.data(), buffer.size(), &v, kfm::isa::scalar);
 }
 

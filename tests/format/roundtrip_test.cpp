@@ -15,6 +15,7 @@
 
 #include "common/test_maps.hpp"
 #include "runtime/crc32c.hpp"
+#include "runtime/map_state.hpp"
 
 namespace fmt = kfm::format;
 using namespace kfm::test;
@@ -26,6 +27,50 @@ bool view_equals(const T* view, std::uint64_t count, const kfm::offline::section
     return view != nullptr && count == s.count && std::memcmp(view, s.bytes.data(), s.bytes.size()) == 0;
 }
 
+// Every section of `contents` is attached by open, in place, with the count and bytes serialised.
+void check_round_trip(const kfm::offline::map_contents& contents) {
+    const file_buffer buffer(kfm::offline::serialize(contents));
+    const kfm::map v = open_or_fail(buffer);
+    const kfm::detail::map_state& st = *kfm::detail::state_of(v);
+    CHECK(std::memcmp(st.meta, &contents.meta, sizeof(fmt::map_meta)) == 0);
+    CHECK(v.input_dim() == contents.meta.input_dim);
+    CHECK(v.output_dim() == contents.meta.output_dim);
+    CHECK(v.negative_dim() == contents.meta.negative_dim);
+    for (const auto& s : contents.sections) {
+        INFO("section " << std::string(reinterpret_cast<const char*>(&s.tag), 4));
+        switch (s.tag) {
+            case fmt::tag::segments: CHECK(view_equals(st.segments, st.segment_count, s)); break;
+            case fmt::tag::kernel_params: CHECK(view_equals(st.kernel_params, st.kernel_param_count, s)); break;
+            case fmt::tag::dense: CHECK(view_equals(st.dense, st.dense_count, s)); break;
+            case fmt::tag::scales: CHECK(view_equals(st.scales, st.scale_count, s)); break;
+            case fmt::tag::weights: CHECK(view_equals(st.weights, st.weight_count, s)); break;
+            case fmt::tag::phases: CHECK(view_equals(st.phases, st.phase_count, s)); break;
+            case fmt::tag::constants: CHECK(view_equals(st.constants, st.constant_count, s)); break;
+            case fmt::tag::signs: CHECK(view_equals(st.signs, st.sign_count, s)); break;
+            case fmt::tag::indices: CHECK(view_equals(st.indices, st.index_count, s)); break;
+            case fmt::tag::frequencies: CHECK(view_equals(st.frequencies, st.frequency_count, s)); break;
+            case fmt::tag::twiddles: CHECK(view_equals(st.twiddles, st.twiddle_count, s)); break;
+            case fmt::tag::butterfly: CHECK(view_equals(st.butterfly, st.butterfly_count, s)); break;
+            case fmt::tag::permutation: CHECK(view_equals(st.permutation, st.permutation_count, s)); break;
+            case fmt::tag::groups: CHECK(view_equals(st.groups, st.group_count, s)); break;
+            default: FAIL("unexpected section");
+        }
+    }
+    // Views point into the caller's buffer: no copy.
+    CHECK(reinterpret_cast<const std::uint8_t*>(st.meta) >= buffer.data());
+    CHECK(reinterpret_cast<const std::uint8_t*>(st.meta) < buffer.data() + buffer.size());
+}
+
+kfm::offline::build_options built(fmt::method method, fmt::kernel kernel, unsigned d, unsigned features) {
+    kfm::offline::build_options o;
+    o.method = method;
+    o.kernel.kind = kernel;
+    o.input_dim = d;
+    o.features = features;
+    o.seed = 5;
+    return o;
+}
+
 }  // namespace
 
 TEST_CASE("round trip: every section view equals what was serialised") {
@@ -35,37 +80,42 @@ TEST_CASE("round trip: every section view equals what was serialised") {
     spec.constants = 3;
     spec.negative_dim = 2;
     spec.passes = 2;
-    auto map = make_dense_map(spec);
-    map.sections.push_back(kfm::offline::make_bits_section(fmt::tag::signs, {true, false, true, true, false, false, false, false, true}));
-    map.sections.push_back(kfm::offline::make_u32_section(fmt::tag::indices, {7, 1, 2}));
-    map.sections.push_back(kfm::offline::make_bits_section(fmt::tag::frequencies, {false, true, true, false, true}));
-    const file_buffer buffer(kfm::offline::serialize(map));
-    const kfm::map_view v = open_or_fail(buffer);
+    check_round_trip(make_dense_map(spec));
+    check_round_trip(make_product_map(product_spec{}));  // GRPS
+    // The sections only structured projections carry, from the builders.
+    check_round_trip(kfm::offline::build_map(built(fmt::method::ssf, fmt::kernel::gaussian, 6, 32)));        // SIGN FREQ TWID
+    check_round_trip(kfm::offline::build_map(built(fmt::method::tensorsketch, fmt::kernel::polynomial_sphere, 5, 32)));  // INDX
+    check_round_trip(kfm::offline::build_map(built(fmt::method::quadrature, fmt::kernel::gaussian, 5, 48)));  // BFLY PERM
+}
 
-    CHECK(std::memcmp(v.meta, &map.meta, sizeof(fmt::map_meta)) == 0);
-    CHECK(v.input_dim() == spec.input_dim);
-    CHECK(v.output_dim() == map.meta.output_dim);
-    CHECK(v.negative_dim() == 2);
-    for (const auto& s : map.sections) {
-        switch (s.tag) {
-            case fmt::tag::dense: CHECK(view_equals(v.dense, v.dense_count, s)); break;
-            case fmt::tag::scales: CHECK(view_equals(v.scales, v.scale_count, s)); break;
-            case fmt::tag::weights: CHECK(view_equals(v.weights, v.weight_count, s)); break;
-            case fmt::tag::phases: CHECK(view_equals(v.phases, v.phase_count, s)); break;
-            case fmt::tag::constants: CHECK(view_equals(v.constants, v.constant_count, s)); break;
-            case fmt::tag::signs: CHECK(view_equals(v.signs, v.sign_count, s)); break;
-            case fmt::tag::indices: CHECK(view_equals(v.indices, v.index_count, s)); break;
-            case fmt::tag::frequencies: CHECK(view_equals(v.frequencies, v.frequency_count, s)); break;
-            case fmt::tag::segments: CHECK(view_equals(v.segments, v.segment_count, s)); break;
-            default: FAIL("unexpected section");
-        }
+TEST_CASE("bit sections are packed LSB first") {
+    auto map = kfm::offline::build_map(built(fmt::method::ssf, fmt::kernel::gaussian, 6, 32));
+    for (auto& s : map.sections) {
+        if (s.tag != fmt::tag::signs) continue;
+        std::vector<bool> bits(s.count, false);
+        bits[0] = bits[2] = bits[3] = bits[8] = true;
+        s = kfm::offline::make_bits_section(fmt::tag::signs, bits);
     }
-    CHECK(v.signs[0] == 0x0d);  // bits 0, 2, 3 set, LSB first
-    CHECK(v.signs[1] == 0x01);
-    CHECK(v.frequencies[0] == 0x16);  // bits 1, 2, 4
-    // Views point into the caller's buffer: no copy.
-    CHECK(reinterpret_cast<const std::uint8_t*>(v.meta) >= buffer.data());
-    CHECK(reinterpret_cast<const std::uint8_t*>(v.meta) < buffer.data() + buffer.size());
+    const file_buffer buffer(kfm::offline::serialize(map));
+    const kfm::map v = open_or_fail(buffer);
+    CHECK(kfm::detail::state_of(v)->signs[0] == 0x0d);  // bits 0, 2, 3 set, LSB first
+    CHECK(kfm::detail::state_of(v)->signs[1] == 0x01);
+}
+
+TEST_CASE("a section the map's projection does not read is refused") {
+    for (const auto& extra : {kfm::offline::make_bits_section(fmt::tag::signs, {true, false, true}),
+                              kfm::offline::make_u32_section(fmt::tag::indices, {7, 1, 2}),
+                              kfm::offline::make_bits_section(fmt::tag::frequencies, {false, true, true, false}),
+                              kfm::offline::make_f32_section(fmt::tag::twiddles, {1.0f, 0.0f}),
+                              kfm::offline::make_f32_section(fmt::tag::butterfly, {1.0f, 0.0f}),
+                              kfm::offline::make_u32_section(fmt::tag::permutation, {0, 1})}) {
+        auto map = make_dense_map(dense_spec{});
+        map.sections.push_back(extra);
+        const file_buffer buffer(kfm::offline::serialize(map));
+        kfm::map v;
+        CHECK(kfm::open(buffer.data(), buffer.size(), &v, kfm::isa::scalar) == kfm::status::unexpected_section);
+        CHECK(!v.is_open());
+    }
 }
 
 TEST_CASE("writer layout: META first, 64-byte aligned sections, zero padding, valid checksums") {

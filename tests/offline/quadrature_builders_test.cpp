@@ -58,7 +58,7 @@ std::vector<float> arccos_phi(unsigned d, bool haar, unsigned order) {
     o.seed = 2026;
     o.haar_rotations = haar;
     const test::file_buffer buffer(serialize(build_map(o)));
-    const map_view view = test::open_or_fail(buffer, isa::scalar);
+    const map view = test::open_or_fail(buffer, isa::scalar);
     const auto x = test::test_vector(d, 17);
     std::vector<float> out(view.output_dim());
     std::vector<std::uint8_t> ws(workspace_bytes(view));

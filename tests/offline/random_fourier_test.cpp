@@ -11,6 +11,7 @@
 #include "common/stats_util.hpp"
 #include "kfm/offline.hpp"
 #include "offline/evaluate.hpp"
+#include "runtime/map_state.hpp"
 
 using kfm::format::kernel;
 using kfm::format::method;
@@ -82,11 +83,11 @@ TEST_CASE("metadata: output dimension, convention, kernel parameters and seed ar
     auto o = options(method::rff, kernel::gaussian, 5, 7, 77);
     auto m = kfm::test::map_from_options(o);
     CHECK(m.output_dim() == 8);  // paired cos/sin: rounded up to even
-    CHECK(m.view().meta->projection_dim == 4);
-    CHECK(m.view().meta->output_convention == unsigned(kfm::format::output_convention::paired_cos_sin));
-    CHECK(m.view().meta->kernel_sigma == 1.5);
-    CHECK(m.view().meta->seed == 77);
-    CHECK(m.view().meta->negative_dim == 0);
+    CHECK(m.state().meta->projection_dim == 4);
+    CHECK(m.state().meta->output_convention == unsigned(kfm::format::output_convention::paired_cos_sin));
+    CHECK(m.state().meta->kernel_sigma == 1.5);
+    CHECK(m.state().meta->seed == 77);
+    CHECK(m.view().negative_dim() == 0);
     const auto spec = kfm::offline::kernel_spec_from_map(m.view());
     CHECK(spec.kind == kernel::gaussian);
     CHECK(spec.sigma == 1.5);
@@ -94,19 +95,19 @@ TEST_CASE("metadata: output dimension, convention, kernel parameters and seed ar
     o.method = method::rff_phase;
     auto p = kfm::test::map_from_options(o);
     CHECK(p.output_dim() == 7);
-    CHECK(p.view().meta->output_convention == unsigned(kfm::format::output_convention::cos_phase));
-    REQUIRE(p.view().phase_count == 7);
+    CHECK(p.state().meta->output_convention == unsigned(kfm::format::output_convention::cos_phase));
+    REQUIRE(p.state().phase_count == 7);
     for (unsigned i = 0; i < 7; ++i) {
-        CHECK(p.view().phases[i] >= 0.0f);
-        CHECK(p.view().phases[i] <= 6.2831855f);
+        CHECK(p.state().phases[i] >= 0.0f);
+        CHECK(p.state().phases[i] <= 6.2831855f);
     }
 
     o = options(method::orf, kernel::arccos, 5, 7);
     o.kernel.order = 2;
     auto a = kfm::test::map_from_options(o);
     CHECK(a.output_dim() == 7);
-    CHECK(a.view().meta->kernel_order == 2);
-    CHECK(a.view().meta->output_convention == unsigned(kfm::format::output_convention::real));
+    CHECK(a.state().meta->kernel_order == 2);
+    CHECK(a.state().meta->output_convention == unsigned(kfm::format::output_convention::real));
     CHECK(kfm::offline::kernel_spec_from_map(a.view()).order == 2);
 }
 
@@ -114,8 +115,8 @@ TEST_CASE("ORF rows are orthogonal within each block of d and the last block is 
     const unsigned d = 6;
     auto o = options(method::orf, kernel::gaussian, d, 2 * 15);  // 15 projections: blocks of 6, 6, 3
     auto m = kfm::test::map_from_options(o);
-    const float* w = m.view().dense;
-    REQUIRE(m.view().meta->projection_dim == 15);
+    const float* w = m.state().dense;
+    REQUIRE(m.state().meta->projection_dim == 15);
     double worst = 0.0, smallest_norm = 1e300;
     for (unsigned i = 0; i < 15; ++i)
         for (unsigned j = i; j < 15; ++j) {
@@ -138,19 +139,20 @@ TEST_CASE("runtime output equals the dense reference computed in double") {
         o.kernel.order = c.order;
         auto m = kfm::test::map_from_options(o);
         const auto& v = m.view();
-        const unsigned P = v.meta->projection_dim, D = v.meta->output_dim;
+        const auto& vs = m.state();
+        const unsigned P = vs.meta->projection_dim, D = vs.meta->output_dim;
         const auto phi = kfm::offline::map_rows(v, x.data(), 5, d);
         double worst = 0.0;
         for (unsigned r = 0; r < 5; ++r)
             for (unsigned i = 0; i < P; ++i) {
                 double t = 0.0;
-                for (unsigned k = 0; k < d; ++k) t += double(v.dense[i * d + k]) * x[r * d + k];
+                for (unsigned k = 0; k < d; ++k) t += double(vs.dense[i * d + k]) * x[r * d + k];
                 std::vector<std::pair<unsigned, double>> expect;
                 if (c.k == kernel::gaussian && c.m != method::rff_phase) {
                     const double w = std::sqrt(2.0 / D);
                     expect = {{i, w * std::cos(t)}, {P + i, w * std::sin(t)}};
                 } else if (c.k == kernel::gaussian) {
-                    expect = {{i, std::sqrt(2.0 / D) * std::cos(t + double(v.phases[i]))}};
+                    expect = {{i, std::sqrt(2.0 / D) * std::cos(t + double(vs.phases[i]))}};
                 } else {
                     const double pos = t > 0 ? t : 0.0;
                     const double f = c.order == 0 ? (t > 0 ? 1.0 : 0.0) : (c.order == 1 ? pos : pos * pos);
@@ -169,11 +171,11 @@ TEST_CASE("gaussian row norms follow chi(d)/sigma: E|w|^2 = d / sigma^2 for rff 
         CAPTURE(kfm::offline::method_name(m));
         auto o = options(m, kernel::gaussian, d, 2 * 4000);
         auto map = kfm::test::map_from_options(o);
-        const auto& v = map.view();
+        const auto& vs = map.state();
         std::vector<double> sq;
-        for (unsigned i = 0; i < v.meta->projection_dim; ++i) {
+        for (unsigned i = 0; i < vs.meta->projection_dim; ++i) {
             double s = 0.0;
-            for (unsigned k = 0; k < d; ++k) s += double(v.dense[i * d + k]) * v.dense[i * d + k];
+            for (unsigned k = 0; k < d; ++k) s += double(vs.dense[i * d + k]) * vs.dense[i * d + k];
             sq.push_back(s);
         }
         CHECK(kfm::test::mean_with_ci(sq, 0.9999).contains(d / (1.5 * 1.5)));

@@ -85,7 +85,7 @@ double dot(const float* a, const float* b, std::size_t n) {
 
 // Upper triangle (i < j) of K^ from the map's features, with the signature of the last negative_dim.
 // Tiled (feature chunks x row tiles) so that the rows being multiplied stay in cache.
-std::vector<double> approx_gram_upper(const kfm::map_view& map, const std::vector<float>& pts, unsigned d) {
+std::vector<double> approx_gram_upper(const kfm::map& map, const std::vector<float>& pts, unsigned d) {
     const std::size_t n = pts.size() / d, D = map.output_dim(), positive = D - map.negative_dim();
     const std::vector<float> phi = kfm::offline::map_rows(map, pts.data(), n, d);
     constexpr std::size_t chunk = 1024, tile = 32;

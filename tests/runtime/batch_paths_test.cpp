@@ -29,7 +29,7 @@ double max_abs_difference(const float* a, const float* b, std::size_t n) {
 
 // Rows of one transform_batch call must equal single transforms up to float rounding: batched kernels
 // may sum in another order. Features are O(1) (weights included), so an absolute bound fits all.
-void check_batch_equals_rows(const kfm::map_view& map, std::size_t n, std::size_t workspace_rows, bool contiguous = false) {
+void check_batch_equals_rows(const kfm::map& map, std::size_t n, std::size_t workspace_rows, bool contiguous = false) {
     const std::size_t d = map.input_dim(), D = map.output_dim();
     const std::size_t x_stride = contiguous ? d : d + 1, out_stride = D + 3;
     const std::vector<float> points = kfm::test::random_points(n, static_cast<unsigned>(d), 500 + n, 0.8);
@@ -66,7 +66,7 @@ void for_each_map(unsigned d, Check&& check) {
         std::memcpy(buffer.data(), bytes.data(), bytes.size());
         for (kfm::isa isa : all_isas) {
             if (!kfm::isa_available(isa)) continue;
-            kfm::map_view map;
+            kfm::map map;
             REQUIRE(kfm::open(buffer.data(), bytes.size(), &map, isa) == kfm::status::ok);
             INFO(config.label << " on " << kfm::isa_name(isa));
             check(map);
@@ -77,7 +77,7 @@ void for_each_map(unsigned d, Check&& check) {
 }  // namespace
 
 TEST_CASE("transform_batch equals single transforms for every method, projection kind and ISA") {
-    for_each_map(13, [](const kfm::map_view& map) {
+    for_each_map(13, [](const kfm::map& map) {
         for (std::size_t n : {2u, 7u, 8u, 9u, 17u, 70u}) check_batch_equals_rows(map, n, n);
         check_batch_equals_rows(map, 17, 1);
         check_batch_equals_rows(map, 17, 5);
@@ -86,7 +86,7 @@ TEST_CASE("transform_batch equals single transforms for every method, projection
 }
 
 TEST_CASE("transform_batch equals single transforms on contiguous rows of even dimension (x read in place)") {
-    for_each_map(14, [](const kfm::map_view& map) {  // SSF needs no padding at d = 14
+    for_each_map(14, [](const kfm::map& map) {  // SSF needs no padding at d = 14
         check_batch_equals_rows(map, 9, 9, true);
         check_batch_equals_rows(map, 70, 70, true);
         check_batch_equals_rows(map, 17, 5, true);

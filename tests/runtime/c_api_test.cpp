@@ -25,7 +25,7 @@ TEST_CASE("C API: open, transform, batch, kernel_estimate and statuses") {
     CHECK(kfm_output_dim(&m) == map.meta.output_dim);
     CHECK(kfm_negative_dim(&m) == 3);
 
-    const kfm::map_view v = open_or_fail(buffer);
+    const kfm::map v = open_or_fail(buffer);
     const auto x = test_vector(spec.input_dim, 3), y = test_vector(spec.input_dim, 4);
     std::vector<float> ws(kfm_workspace_bytes(&m, 2) / sizeof(float) + 1);
     CHECK(kfm_workspace_bytes(&m, 1) == kfm::workspace_bytes(v, 1));

@@ -10,6 +10,7 @@
 #include "common/stats_util.hpp"
 #include "kfm/kfm.hpp"
 #include "kfm/offline.hpp"
+#include "runtime/map_state.hpp"
 
 namespace {
 
@@ -26,15 +27,15 @@ kfm::offline::build_options sketch_options(unsigned d, unsigned D, unsigned p, s
 }
 
 // Direct sum over all (work_dim)^p index tuples, in double, from the map's own hashes and signs.
-std::vector<double> explicit_sketch(const kfm::map_view& map, const std::vector<float>& x) {
-    const auto& m = *map.meta;
+std::vector<double> explicit_sketch(const kfm::map& map, const std::vector<float>& x) {
+    const auto& m = *kfm::detail::state_of(map)->meta;
     const unsigned w = m.work_dim, p = m.block_count, D = m.block_size;
     std::vector<double> xw(w, 0.0);
     double norm = 0;
     for (float v : x) norm += double(v) * v;
     for (unsigned i = 0; i < m.input_dim; ++i) xw[i] = x[i] / std::sqrt(norm);
     xw[m.input_dim] = m.input_append;
-    auto sign = [&](std::size_t bit) { return ((map.signs[bit >> 3] >> (bit & 7)) & 1u) ? -1.0 : 1.0; };
+    auto sign = [&](std::size_t bit) { return ((kfm::detail::state_of(map)->signs[bit >> 3] >> (bit & 7)) & 1u) ? -1.0 : 1.0; };
     std::vector<double> out(D, 0.0);
     std::vector<unsigned> idx(p, 0);
     for (;;) {
@@ -43,7 +44,7 @@ std::vector<double> explicit_sketch(const kfm::map_view& map, const std::vector<
         for (unsigned k = 0; k < p; ++k) {
             const std::size_t e = std::size_t(k) * w + idx[k];
             v *= sign(e) * xw[idx[k]];
-            bucket = (bucket + map.indices[e]) % D;
+            bucket = (bucket + kfm::detail::state_of(map)->indices[e]) % D;
         }
         out[bucket] += v;
         unsigned k = 0;
@@ -65,7 +66,7 @@ TEST_CASE("count_sketch_fft: equals the explicit tensor-product sketch on every 
         const std::vector<float> x = kfm::test::random_points(1, 5, 7 + p, 1.3);
         for (auto isa : {kfm::isa::scalar, kfm::isa::avx2, kfm::isa::avx512, kfm::isa::neon64, kfm::isa::neon32}) {
             if (!kfm::isa_available(isa)) continue;
-            kfm::map_view map;
+            kfm::map map;
             REQUIRE(kfm::open(buffer.data(), bytes.size(), &map, isa) == kfm::status::ok);
             REQUIRE(map.output_dim() == 16);
             std::vector<float> ws(kfm::workspace_bytes(map)), out(16);
@@ -87,7 +88,7 @@ TEST_CASE("count_sketch_fft: a hash out of range or a wrong sketch size is rejec
     auto bytes = kfm::offline::serialize(c);
     std::vector<std::uint64_t> buffer((bytes.size() + 7) / 8);
     std::memcpy(buffer.data(), bytes.data(), bytes.size());
-    kfm::map_view map;
+    kfm::map map;
     CHECK(kfm::open(buffer.data(), bytes.size(), &map) == kfm::status::index_out_of_range);
 
     c = kfm::offline::build_map(sketch_options(4, 8, 2, 5));

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/test_maps.hpp"
+#include "runtime/map_state.hpp"
 
 namespace fmt = kfm::format;
 using kfm::isa;
@@ -16,7 +17,7 @@ namespace {
 
 const isa all_isas[] = {isa::scalar, isa::avx2, isa::avx512, isa::neon64, isa::neon32};
 
-std::vector<float> run(const kfm::map_view& v, const std::vector<float>& x) {
+std::vector<float> run(const kfm::map& v, const std::vector<float>& x) {
     std::vector<float> out(v.output_dim()), ws(kfm::workspace_bytes(v) / sizeof(float) + 1);
     REQUIRE(kfm::transform(v, x.data(), x.size(), out.data(), out.size(), ws.data(), ws.size() * sizeof(float)) == status::ok);
     return out;
@@ -47,42 +48,42 @@ TEST_CASE("every available ISA matches the scalar kernels") {
     const auto x = test_vector(spec.input_dim, 11);
     const auto reference = run(open_or_fail(buffer, isa::scalar), x);
     for (isa i : all_isas) {
-        kfm::map_view v;
+        kfm::map v;
         const status s = kfm::open(buffer.data(), buffer.size(), &v, i);
         if (!kfm::isa_available(i)) {
             CHECK(s == status::isa_unavailable);
             continue;
         }
         REQUIRE(s == status::ok);
-        CHECK(v.active_isa == i);
+        CHECK(v.active_isa() == i);
         const auto out = run(v, x);
         for (std::size_t j = 0; j < out.size(); ++j) {
             INFO(kfm::isa_name(i) << " feature " << j);
             CHECK(out[j] == doctest::Approx(reference[j]).epsilon(1e-4).scale(1.0));
         }
     }
-    kfm::map_view v;
+    kfm::map v;
     CHECK(kfm::open(buffer.data(), buffer.size(), &v, static_cast<isa>(99)) == status::unknown_isa);
 }
 
 TEST_CASE("KFM_ISA selects the ISA for isa::automatic on x86") {
     const file_buffer buffer(kfm::offline::serialize(make_dense_map(dense_spec{})));
-    kfm::map_view v;
+    kfm::map v;
 #if defined(__x86_64__) || defined(__i386__)
     const char* saved = std::getenv("KFM_ISA");
     const std::string previous = saved ? saved : "";
     ::setenv("KFM_ISA", "scalar", 1);
     REQUIRE(kfm::open(buffer.data(), buffer.size(), &v) == status::ok);
-    CHECK(v.active_isa == isa::scalar);
+    CHECK(v.active_isa() == isa::scalar);
     ::setenv("KFM_ISA", "not-an-isa", 1);
-    kfm::map_view untouched;
+    kfm::map untouched;
     CHECK(kfm::open(buffer.data(), buffer.size(), &untouched) == status::unknown_isa);
-    CHECK(untouched.meta == nullptr);
+    CHECK(!untouched.is_open());
     for (isa i : all_isas) {
         ::setenv("KFM_ISA", kfm::isa_name(i), 1);
         const status s = kfm::open(buffer.data(), buffer.size(), &v);
         CHECK(s == (kfm::isa_available(i) ? status::ok : status::isa_unavailable));
-        if (s == status::ok) CHECK(v.active_isa == i);
+        if (s == status::ok) CHECK(v.active_isa() == i);
     }
     if (saved) ::setenv("KFM_ISA", previous.c_str(), 1);
     else ::unsetenv("KFM_ISA");
@@ -91,7 +92,7 @@ TEST_CASE("KFM_ISA selects the ISA for isa::automatic on x86") {
     const char* env = std::getenv("KFM_ISA");
     if (env == nullptr || env[0] == '\0') {
         REQUIRE(kfm::open(buffer.data(), buffer.size(), &v) == status::ok);
-        CHECK(kfm::isa_available(v.active_isa));
-        CHECK(v.active_isa != isa::automatic);
+        CHECK(kfm::isa_available(v.active_isa()));
+        CHECK(v.active_isa() != isa::automatic);
     }
 }

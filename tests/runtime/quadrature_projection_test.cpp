@@ -14,6 +14,7 @@
 #include "offline/random.hpp"
 #include "offline/simplex.hpp"
 #include "runtime/projection.hpp"
+#include "runtime/map_state.hpp"
 
 using namespace kfm;
 
@@ -43,12 +44,13 @@ std::vector<bool> bits_of(const offline::map_contents& m, std::uint32_t tag) {
 }
 
 // Runs only the projection stage of an opened map on x (already work_dim long).
-std::vector<float> project(const map_view& v, const std::vector<float>& x) {
-    const auto* ops = detail::projection_ops_for(v.meta->projection);
+std::vector<float> project(const map& v, const std::vector<float>& x) {
+    const detail::map_state& state = *detail::state_of(v);
+    const auto* ops = state.ops;
     REQUIRE(ops != nullptr);
-    std::vector<float> t(v.meta->projection_dim), scratch(ops->scratch_floats(*v.meta) + 16);
+    std::vector<float> t(state.meta->projection_dim), scratch(ops->scratch_floats(*state.meta) + 16);
     auto* aligned = reinterpret_cast<float*>((reinterpret_cast<std::uintptr_t>(scratch.data()) + 63) & ~std::uintptr_t(63));
-    ops->apply(v, x.data(), t.data(), aligned);
+    ops->apply(state, x.data(), t.data(), aligned);
     return t;
 }
 
@@ -115,9 +117,9 @@ TEST_CASE("butterfly_simplex: the fast path equals the dense rho * Q V reference
             if (!isa_available(i)) continue;
             CAPTURE(d);
             CAPTURE(std::string(isa_name(i)));
-            const map_view view = test::open_or_fail(x, i);
+            const map view = test::open_or_fail(x, i);
             CHECK(max_rel_diff(project(view, in), t_ref) < 2e-5);
-            std::vector<float> phi(view.meta->output_dim);
+            std::vector<float> phi(view.output_dim());
             std::vector<std::uint8_t> ws(workspace_bytes(view));
             REQUIRE(transform(view, in.data(), d, phi.data(), phi.size(), ws.data(), ws.size()) == status::ok);
             CHECK(max_rel_diff(phi, phi_ref) < 2e-5);
@@ -132,13 +134,13 @@ TEST_CASE("butterfly_simplex: the runtime network is orthogonal (Q^T Q = I) and 
         for (isa i : all_isas) {
             if (!isa_available(i)) continue;
             CAPTURE(d);
-            const map_view view = test::open_or_fail(x, i);
+            const map view = test::open_or_fail(x, i);
             // Columns of M from unit vectors through the kernel, then M^T M = I.
             std::vector<float> m(std::size_t(d) * d), scratch(d);
             for (unsigned c = 0; c < d; ++c) {
                 float* col = m.data() + std::size_t(c) * d;
                 col[c] = 1.0f;
-                view.kernels->butterfly(col, d, offline::butterfly_log2_size(d), view.butterfly, view.permutation, view.meta->repeats, false,
+                kfm::detail::state_of(view)->kernels->butterfly(col, d, offline::butterfly_log2_size(d), kfm::detail::state_of(view)->butterfly, kfm::detail::state_of(view)->permutation, kfm::detail::state_of(view)->meta->repeats, false,
                                         scratch.data());
             }
             double worst = 0.0;
@@ -173,10 +175,10 @@ TEST_CASE("butterfly_simplex: the simplex stage equals V^T (M x) in double, also
             if (!isa_available(i)) continue;
             CAPTURE(d);
             CAPTURE(std::string(isa_name(i)));
-            const map_view view = test::open_or_fail(x, i);
+            const map view = test::open_or_fail(x, i);
             std::vector<float> y(in), scratch(d);
-            view.kernels->butterfly(y.data(), d, offline::butterfly_log2_size(d), view.butterfly, view.permutation,
-                                    view.meta->repeats, false, scratch.data());
+            kfm::detail::state_of(view)->kernels->butterfly(y.data(), d, offline::butterfly_log2_size(d), kfm::detail::state_of(view)->butterfly, kfm::detail::state_of(view)->permutation,
+                                    kfm::detail::state_of(view)->meta->repeats, false, scratch.data());
             std::vector<double> t_ref(d + 1);
             double below = 0.0;
             for (unsigned j = 0; j < d; ++j) {
@@ -220,7 +222,7 @@ TEST_CASE("hadamard: SORF blocks equal the dense H D1 H D2 H D3 matrix, truncate
             if (!isa_available(i)) continue;
             CAPTURE(d);
             CAPTURE(std::string(isa_name(i)));
-            const map_view view = test::open_or_fail(x, i);
+            const map view = test::open_or_fail(x, i);
             CHECK(max_rel_diff(project(view, in), t_ref) < 1e-5);
         }
     }
@@ -271,7 +273,7 @@ TEST_CASE("butterfly_blocks: stacked M_k x, truncated, equals the dense Q_k^T re
     const auto x = test::file_buffer(offline::serialize(m));
     for (isa i : all_isas) {
         if (!isa_available(i)) continue;
-        const map_view view = test::open_or_fail(x, i);
+        const map view = test::open_or_fail(x, i);
         CHECK(max_rel_diff(project(view, in), t_ref) < 1e-5);
     }
 }
@@ -283,7 +285,7 @@ TEST_CASE("open rejects bad butterfly, permutation and sign sections") {
         for (auto& s : m.sections)
             if (s.tag == tag) change(s);
         const test::file_buffer b(offline::serialize(m));
-        map_view v;
+        map v;
         return open(b.data(), b.size(), &v, isa::scalar);
     };
     CHECK(edit(format::tag::permutation, [](offline::section& s) {
@@ -306,6 +308,6 @@ TEST_CASE("open rejects bad butterfly, permutation and sign sections") {
     auto sorf = offline::build_map(options(format::method::sorf, 13, 64));
     sorf.meta.repeats = 2;
     const test::file_buffer b(offline::serialize(sorf));
-    map_view v;
+    map v;
     CHECK(open(b.data(), b.size(), &v, isa::scalar) == status::bad_meta);
 }

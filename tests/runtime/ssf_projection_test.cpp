@@ -15,6 +15,7 @@
 #include "kernels/kernel_table.hpp"
 #include "offline/builders.hpp"
 #include "runtime/projection.hpp"
+#include "runtime/map_state.hpp"
 
 namespace fmt = kfm::format;
 using kfm::isa;
@@ -137,18 +138,18 @@ void check_projection_against_dense(const kfm::offline::map_contents& map, std::
     REQUIRE((ops->apply_batch != nullptr && ops->batch_scratch_floats != nullptr));
     for (isa i : {isa::scalar, isa::avx2, isa::avx512, isa::neon64, isa::neon32}) {
         if (!kfm::isa_available(i)) continue;
-        const kfm::map_view view = open_or_fail(buffer, i);
+        const kfm::map view = open_or_fail(buffer, i);
         std::vector<float> scratch(ops->scratch_floats(meta), 7.0f), t(meta.projection_dim, -9.0f);
         for (std::uint64_t seed = 1; seed <= 2; ++seed) {
             const std::vector<float> x = test_rows(meta, 1, seed);
-            ops->apply(view, x.data(), t.data(), scratch.data());
+            ops->apply(*kfm::detail::state_of(view), x.data(), t.data(), scratch.data());
             check_rows_against_dense(map, v, x, t, 1, "apply", i);
         }
         for (std::size_t rows : batch_rows) {
             std::vector<float> batch_scratch(ops->batch_scratch_floats(meta, rows), 7.0f);
             std::vector<float> tb(rows * meta.projection_dim, -9.0f);
             const std::vector<float> x = test_rows(meta, rows, 100 + rows);
-            ops->apply_batch(view, x.data(), rows, tb.data(), batch_scratch.data());
+            ops->apply_batch(*kfm::detail::state_of(view), x.data(), rows, tb.data(), batch_scratch.data());
             check_rows_against_dense(map, v, x, tb, rows, "apply_batch", i);
         }
     }
@@ -176,14 +177,14 @@ TEST_CASE("ssf transform: the feature stage on top of the projection (midpoint, 
     const auto map = build(9, 2 * 2 * 40, 0, fmt::kernel::gaussian, 1, 2);
     REQUIRE(map.meta.output_dim == 160);
     const file_buffer buffer(kfm::offline::serialize(map));
-    const kfm::map_view view = open_or_fail(buffer, isa::scalar);
+    const kfm::map view = open_or_fail(buffer, isa::scalar);
     std::vector<float> ws(kfm::workspace_bytes(view) / 4 + 1), out(map.meta.output_dim);
     const auto x = test_vector(9, 3);
     REQUIRE(kfm::transform(view, x.data(), x.size(), out.data(), out.size(), ws.data(), ws.size() * 4) == status::ok);
     const auto v = dense_v(map);
     const std::uint32_t p = map.meta.projection_dim, w = map.meta.work_dim;
     for (std::uint32_t j = 0; j < 2; ++j) {
-        const auto& seg = view.segments[j];
+        const auto& seg = kfm::detail::state_of(view)->segments[j];
         for (std::uint32_t i = 0; i < p; ++i) {
             double t = 0.0;
             for (std::uint32_t c = 0; c < 9; ++c) t += v[std::size_t(i) * w + c] * x[c];
@@ -199,7 +200,7 @@ TEST_CASE("ssf open rejects a corrupted index set or a wrong sign count") {
     const std::uint32_t ix = section_index(good, fmt::tag::frequencies);
     const auto entry = section_at(good, ix);
     const std::vector<std::uint32_t> lambda = frequencies(map);
-    kfm::map_view view;
+    kfm::map view;
     auto flip_bit = [&](std::vector<std::uint8_t>& bytes, std::uint32_t k) { bytes[entry.offset + k / 8] ^= std::uint8_t(1u << (k % 8)); };
     auto open_status = [&](const std::vector<std::uint8_t>& bytes) {
         const file_buffer b(bytes);

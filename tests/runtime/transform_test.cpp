@@ -17,7 +17,7 @@ namespace {
 
 struct runner {
     file_buffer buffer;
-    kfm::map_view view;
+    kfm::map view;
     std::vector<float> ws;
 
     explicit runner(const kfm::offline::map_contents& map, kfm::isa i = kfm::isa::scalar, std::size_t batch = 1)
@@ -140,8 +140,8 @@ TEST_CASE("bad input: an error status and the output untouched") {
         CHECK(call(xb.data(), d, out.data(), D, r.ws.data(), r.ws_bytes()) == status::non_finite_input);
     }
     CHECK(out == untouched);
-    kfm::map_view empty;
-    CHECK(kfm::transform(empty, x.data(), d, out.data(), D, r.ws.data(), r.ws_bytes()) == status::null_argument);
+    kfm::map empty;
+    CHECK(kfm::transform(empty, x.data(), d, out.data(), D, r.ws.data(), r.ws_bytes()) == status::not_open);
     CHECK(out == untouched);
 }
 

@@ -1,0 +1,78 @@
+// The rows of the section table (section_table.hpp).
+#include "runtime/section_table.hpp"
+
+namespace kfm::detail {
+namespace {
+
+namespace fmt = kfm::format;
+using fmt::dtype;
+using fmt::projection;
+
+// Points a typed view and its element count at a verified payload.
+template <class T, const T* map_state::*Data, std::uint64_t map_state::*Count>
+void attach_array(map_state& s, const std::uint8_t* p, std::uint64_t n) {
+    s.*Data = reinterpret_cast<const T*>(p);
+    s.*Count = n;
+}
+
+void attach_meta(map_state& s, const std::uint8_t* p, std::uint64_t) {
+    s.meta = reinterpret_cast<const fmt::map_meta*>(p);
+}
+
+// The container check bounds SEGS to UINT32_MAX records before attaching.
+void attach_segments(map_state& s, const std::uint8_t* p, std::uint64_t n) {
+    s.segments = reinterpret_cast<const fmt::feature_segment*>(p);
+    s.segment_count = static_cast<std::uint32_t>(n);
+}
+
+constexpr std::uint32_t butterflies = projection_bit(projection::butterfly_simplex) | projection_bit(projection::butterfly_blocks);
+
+constexpr section_row rows[] = {
+    {fmt::tag::meta, dtype::record, sizeof(fmt::map_meta), element_rule::any, every_projection, attach_meta},
+    {fmt::tag::segments, dtype::record, sizeof(fmt::feature_segment), element_rule::any, every_projection,
+     attach_segments},
+    {fmt::tag::kernel_params, dtype::f64, 0, element_rule::finite, every_projection,
+     attach_array<double, &map_state::kernel_params, &map_state::kernel_param_count>},
+    {fmt::tag::dense, dtype::f32, 0, element_rule::finite, projection_bit(projection::dense),
+     attach_array<float, &map_state::dense, &map_state::dense_count>},
+    {fmt::tag::scales, dtype::f32, 0, element_rule::finite, every_projection,
+     attach_array<float, &map_state::scales, &map_state::scale_count>},
+    {fmt::tag::weights, dtype::f32, 0, element_rule::finite, every_projection,
+     attach_array<float, &map_state::weights, &map_state::weight_count>},
+    {fmt::tag::phases, dtype::f32, 0, element_rule::finite, every_projection,
+     attach_array<float, &map_state::phases, &map_state::phase_count>},
+    {fmt::tag::constants, dtype::f32, 0, element_rule::finite, every_projection,
+     attach_array<float, &map_state::constants, &map_state::constant_count>},
+    {fmt::tag::signs, dtype::bits, 0, element_rule::any,
+     projection_bit(projection::ssf_fft) | projection_bit(projection::hadamard) | projection_bit(projection::count_sketch_fft),
+     attach_array<std::uint8_t, &map_state::signs, &map_state::sign_count>},
+    {fmt::tag::indices, dtype::u32, 0, element_rule::any, projection_bit(projection::count_sketch_fft),
+     attach_array<std::uint32_t, &map_state::indices, &map_state::index_count>},
+    {fmt::tag::frequencies, dtype::bits, 0, element_rule::any, projection_bit(projection::ssf_fft),
+     attach_array<std::uint8_t, &map_state::frequencies, &map_state::frequency_count>},
+    {fmt::tag::twiddles, dtype::f32, 0, element_rule::finite,
+     projection_bit(projection::ssf_fft) | projection_bit(projection::count_sketch_fft),
+     attach_array<float, &map_state::twiddles, &map_state::twiddle_count>},
+    {fmt::tag::butterfly, dtype::f32, 0, element_rule::finite, butterflies,
+     attach_array<float, &map_state::butterfly, &map_state::butterfly_count>},
+    {fmt::tag::permutation, dtype::u32, 0, element_rule::any, butterflies,
+     attach_array<std::uint32_t, &map_state::permutation, &map_state::permutation_count>},
+    {fmt::tag::groups, dtype::u32, 0, element_rule::any, every_projection,
+     attach_array<std::uint32_t, &map_state::groups, &map_state::group_count>},
+};
+
+static_assert(sizeof(rows) / sizeof(rows[0]) <= max_section_rows, "raise max_section_rows");
+
+}  // namespace
+
+const section_row* find_section(std::uint32_t tag) noexcept {
+    for (const section_row& r : rows)
+        if (r.tag == tag) return &r;
+    return nullptr;
+}
+
+std::size_t section_index(const section_row* row) noexcept { return static_cast<std::size_t>(row - rows); }
+
+std::size_t section_row_count() noexcept { return sizeof(rows) / sizeof(rows[0]); }
+
+}  // namespace kfm::detail
