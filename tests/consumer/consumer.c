@@ -1,12 +1,13 @@
 /* A C program built against the installed kfm package (find_package or pkg-config): opens the .kfm file
  * given (a gaussian `rff` map), transforms one vector and checks the statuses, that phi(x).phi(x) = k(x, x)
- * = 1 (exact for paired cos/sin features) and that a wrong dimension is refused with nothing written.
- * Uses no maths function itself, so it links with exactly what the package declares. */
+ * = 1 (exact for paired cos/sin features), that a wrong dimension and an unopened handle are refused with
+ * nothing written. Static handle and workspace as docs/embedding.md shows; the workspace is deliberately
+ * misaligned (any alignment is accepted). Uses no maths function itself, so it links with exactly what
+ * the package declares. */
 #include <kfm/kfm.h>
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 static void* read_file(const char* path, size_t* size) {
     FILE* f = fopen(path, "rb");
@@ -23,6 +24,9 @@ static void* read_file(const char* path, size_t* size) {
     return bytes;
 }
 
+static kfm_map map; /* zero-initialised: not opened yet */
+static unsigned char workspace[4096];
+
 int main(int argc, char** argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: %s MAP.kfm\n", argv[0]);
@@ -34,8 +38,12 @@ int main(int argc, char** argv) {
         fprintf(stderr, "c consumer: cannot read %s\n", argv[1]);
         return 1;
     }
-    kfm_map map;
-    memset(&map, 0, sizeof map);
+    float probe[1] = {1.0f};
+    if (kfm_input_dim(&map) != 0 ||
+        kfm_transform(&map, probe, 1, probe, 1, workspace, sizeof workspace) != KFM_NULL_ARGUMENT || probe[0] != 1.0f) {
+        fprintf(stderr, "c consumer: an unopened handle was not refused\n");
+        return 1;
+    }
     kfm_status s = kfm_open(bytes, size, NULL, &map);
     if (s != KFM_OK) {
         fprintf(stderr, "c consumer: open: %s\n", kfm_status_string(s));
@@ -43,10 +51,10 @@ int main(int argc, char** argv) {
     }
     const size_t d = kfm_input_dim(&map), D = kfm_output_dim(&map);
     const size_t ws_size = kfm_workspace_bytes(&map, 1);
-    void* ws = aligned_alloc(64, (ws_size + 63) / 64 * 64);
+    unsigned char* ws = workspace + 1;
     float* x = malloc(d * sizeof *x);
     float* phi = malloc(D * sizeof *phi);
-    if (!ws || !x || !phi) return 1;
+    if (ws_size > sizeof workspace - 1 || !x || !phi) return 1;
     for (size_t i = 0; i < d; ++i) x[i] = 0.1f * (float)(i + 1);
 
     s = kfm_transform(&map, x, d, phi, D, ws, ws_size);
@@ -71,7 +79,6 @@ int main(int argc, char** argv) {
            kfm_isa(&map), ws_size, k);
     free(phi);
     free(x);
-    free(ws);
     free(bytes);
     return 0;
 }
