@@ -6,6 +6,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++                       # build
+  make pkgconf                                # the package test's pkg-config + Makefile consumer
   libxsimd-dev libeigen3-dev libboost-math-dev liblbfgspp-dev   # header-only libraries
   doctest-dev libbenchmark-dev libfftw3-dev   # tests, benchmarks, the FFTW peer in the benchmarks
   g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user      # ARM cross builds run under qemu

@@ -1,6 +1,6 @@
-// Reproduction of the GORF and SRF papers' kernel-approximation claims on ../shared/data (skipped when
-// the data is absent). GORF protocol: rows unit-normalised, 1000 random training rows per run, relative
-// Frobenius error of the 1000 x 1000 Gram matrix with its diagonal set to the exact K(x, x) (as the
+// Reproduction of the GORF and SRF papers' kernel-approximation claims on the data sets under KFM_DATA_DIR
+// (skipped when the data is absent, see common/datasets.hpp). GORF protocol: rows unit-normalised, 1000
+// random training rows per run, relative Frobenius error of the 1000 x 1000 Gram matrix with its diagonal set to the exact K(x, x) (as the
 // reference code does), mean over runs; structured (hadamard, butterfly) GORF and SRF against dense
 // orthogonal directions. SRF protocol: USPS, a = 4, p = 10, kernel MSE over the sample, D = 2^9..2^14.
 // KFM_REPRO_RUNS (default 10, the paper's count) sets the runs; the seeds are fixed, so results are deterministic.
@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "common/datasets.hpp"
 #include "common/stats_util.hpp"
 #include "offline/evaluate.hpp"
 #include "offline/npy.hpp"
@@ -37,7 +38,7 @@ struct dataset {
 };
 
 std::optional<dataset> load_unit_rows(const std::string& name) {
-    const std::string path = std::string(KFM_SHARED_DATA_DIR) + "/" + name + "/X_train.npy";
+    const std::string path = kfm::test::dataset_file(name);
     if (!std::filesystem::exists(path)) return std::nullopt;
     const auto a = kfm::offline::read_npy(path);
     dataset out;
@@ -153,11 +154,12 @@ kfm::offline::kernel_spec delta_gaussian() {
 
 }  // namespace
 
-TEST_CASE("gorf repro: GORF beats GRFF at s = d on letter, ijcnn1, usps; signed-mixture beats bessel-1d") {
+TEST_CASE("gorf repro: GORF beats GRFF at s = d on letter, ijcnn1, usps; signed-mixture beats bessel-1d" *
+          doctest::skip(kfm::test::missing_data({"letter", "ijcnn1", "usps"}))) {
     for (const char* name : {"letter", "ijcnn1", "usps"}) {
         const auto data = load_unit_rows(name);
         if (!data) {
-            MESSAGE("skipping gorf repro on " << std::string(name) << ": " << KFM_SHARED_DATA_DIR << " has no data");
+            MESSAGE("skipped gorf repro on " << std::string(name) << ": " << kfm::test::dataset_file(name) << " is absent");
             continue;
         }
         const unsigned d = data->d, s = d, R = runs();
@@ -278,10 +280,11 @@ std::vector<double> srf_protocol_mse(const srf_sample& s, unsigned d, unsigned D
 }  // namespace
 
 // One run per D (about 20 s CPU natively); the table in docs/results-poly.md comes from the generator below.
-TEST_CASE("srf repro: SRF kernel MSE below Random Maclaurin and TensorSketch on usps, a = 4, p = 10, D = 2^9..2^14") {
+TEST_CASE("srf repro: SRF kernel MSE below Random Maclaurin and TensorSketch on usps, a = 4, p = 10, D = 2^9..2^14" *
+          doctest::skip(kfm::test::missing_data({"usps"}))) {
     const auto data = load_unit_rows("usps");
     if (!data) {
-        MESSAGE("skipping srf repro: " << KFM_SHARED_DATA_DIR << "/usps is absent");
+        MESSAGE("skipped srf repro: " << kfm::test::dataset_file("usps") << " is absent");
         return;
     }
     const srf_sample sample = srf_protocol_sample(*data, 0);
@@ -308,7 +311,7 @@ TEST_CASE("srf repro: SRF kernel MSE below Random Maclaurin and TensorSketch on 
 TEST_CASE("srf repro table: usps, a = 4, p = 10, kernel MSE mean and 95% interval over runs" * doctest::skip()) {
     const auto data = load_unit_rows("usps");
     if (!data) {
-        MESSAGE("skipping srf repro table: " << KFM_SHARED_DATA_DIR << "/usps is absent");
+        MESSAGE("skipped srf repro table: " << kfm::test::dataset_file("usps") << " is absent");
         return;
     }
     const unsigned R = runs();

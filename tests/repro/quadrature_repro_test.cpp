@@ -63,20 +63,22 @@ double ratio_rff_over_quadrature(const offline::npy_array& data, format::kernel 
 
 }  // namespace
 
-TEST_CASE("quadrature repro: LETTER, n = 1, RFF/quadrature error ratio (paper: 23 gaussian, 33 arccos 1)") {
+TEST_CASE("quadrature repro: LETTER, n = 1, RFF/quadrature error ratio (paper: 23 gaussian, 33 arccos 1)" *
+          doctest::skip(test::missing_data({"letter"}))) {
     offline::npy_array letter;
     if (!test::load_quffka_scaled("letter", &letter)) {
-        MESSAGE("skipped: " KFM_SHARED_DATA_DIR "/letter is absent");
+        MESSAGE("skipped: " << test::dataset_file("letter") << " is absent");
         return;
     }
     CHECK(ratio_rff_over_quadrature(letter, format::kernel::gaussian, 0, 30) >= 15.0);
     CHECK(ratio_rff_over_quadrature(letter, format::kernel::arccos, 1, 30) >= 20.0);
 }
 
-TEST_CASE("quadrature repro: USPS, n = 1, arccos 1 RFF/quadrature error ratio (paper: 8.3)") {
+TEST_CASE("quadrature repro: USPS, n = 1, arccos 1 RFF/quadrature error ratio (paper: 8.3)" *
+          doctest::skip(test::missing_data({"usps"}))) {
     offline::npy_array usps;
     if (!test::load_quffka_scaled("usps", &usps)) {
-        MESSAGE("skipped: " KFM_SHARED_DATA_DIR "/usps is absent");
+        MESSAGE("skipped: " << test::dataset_file("usps") << " is absent");
         return;
     }
     // 10 runs (about 15 s): RFF's error varies by ±10% between runs at this size; the 20-run table in

@@ -56,7 +56,7 @@ double mean_error(const offline::npy_array& data, const setting& s, unsigned fea
 void check_ratios(const std::string& name, unsigned features_per_dim, unsigned runs) {
     offline::npy_array data;
     if (!test::load_quffka_scaled(name, &data)) {
-        MESSAGE("skipped: " << KFM_SHARED_DATA_DIR << "/" << name << " is absent");
+        MESSAGE("skipped: " << test::dataset_file(name) << " is absent");
         return;
     }
     const unsigned features = features_per_dim * unsigned(data.cols);
@@ -72,11 +72,13 @@ void check_ratios(const std::string& name, unsigned features_per_dim, unsigned r
 
 }  // namespace
 
-TEST_CASE("ssf repro: LETTER, SSF error at most 1/2 (gaussian) and 1/3 (arccos 1) of RFF's") {
+TEST_CASE("ssf repro: LETTER, SSF error at most 1/2 (gaussian) and 1/3 (arccos 1) of RFF's" *
+          doctest::skip(test::missing_data({"letter"}))) {
     check_ratios("letter", 4, 4);
 }
 
-TEST_CASE("ssf repro: USPS, SSF error at most 1/2 (gaussian) and 1/3 (arccos 1) of RFF's") {
+TEST_CASE("ssf repro: USPS, SSF error at most 1/2 (gaussian) and 1/3 (arccos 1) of RFF's" *
+          doctest::skip(test::missing_data({"usps"}))) {
     check_ratios("usps", 4, 2);
 }
 
