@@ -210,7 +210,7 @@ TEST_CASE("the radius-resampling option gives a0 >= 0 in every rule") {
         o.seed = seed;
         const auto m = build_map(o);
         CHECK(m.meta.negative_dim == 0);
-        CHECK(m.meta.method_flags == 1u);
+        CHECK(m.meta.method_flags == format::method_flag_quadrature_resampled_radii);
     }
 }
 
