@@ -6,14 +6,14 @@
 
 #include "offline/butterfly_angles.hpp"
 #include "offline/random.hpp"
+#include "runtime/bits.hpp"
 
 namespace kfm::offline {
 
 hadamard_directions make_hadamard_directions(unsigned d, std::uint32_t rows, std::uint64_t seed) {
     if (d == 0 || rows == 0 || d > (1u << 24)) throw std::invalid_argument("hadamard directions: bad dimensions");
     hadamard_directions h;
-    h.d2 = 1;
-    while (h.d2 < d) h.d2 *= 2;
+    h.d2 = std::uint32_t(1) << detail::ceil_log2(d);
     h.blocks = (rows + h.d2 - 1) / h.d2;
     h.row_scale = std::sqrt(double(h.d2) / double(d));
     const std::uint32_t stride = format::hadamard_sign_stride(h.d2);
@@ -36,7 +36,7 @@ void set_hadamard_projection(format::map_meta& m, const hadamard_directions& h, 
 butterfly_directions make_butterfly_directions(unsigned d, std::uint32_t rows, std::uint64_t seed) {
     if (d == 0 || rows == 0 || d > (1u << 24)) throw std::invalid_argument("butterfly directions: bad dimensions");
     butterfly_directions b;
-    b.d2 = std::uint32_t(1) << butterfly_log2_size(d);
+    b.d2 = std::uint32_t(1) << detail::ceil_log2(d);
     b.blocks = (rows + d - 1) / d;
     rng r(seed);
     for (std::uint32_t k = 0; k < b.blocks; ++k) {
