@@ -7,14 +7,12 @@
 // (structured_directions.hpp).
 // Radii: delta-gaussian and the signed-mixture model are Gaussian mixtures split by coefficient sign
 // (component chosen by |c_i|, radius chi(d)/sigma_i); bessel-1d samples the paper's tabulated density.
-// method_flags bit 0 records the signed-mixture spectral model of the polynomial kernel.
+// The builder: options -> the signed spectral law (k_+, k_-) -> 2s radii -> 2s directions -> two segments.
 #include <cmath>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <Eigen/Dense>
 
 #include "offline/builders.hpp"
 #include "offline/random.hpp"
@@ -132,21 +130,46 @@ signed_law spectral_law(const build_options& o) {
     return law;
 }
 
-// 2s unit directions, rows x d row-major: iid uniform on the sphere, or rows of stacked Haar blocks.
-std::vector<double> unit_directions(unsigned rows, unsigned d, bool orthogonal, std::uint64_t seed) {
-    std::vector<double> u(std::size_t(rows) * d);
-    rng r(derive(seed, stream_directions));
-    if (!orthogonal) {
-        for (unsigned i = 0; i < rows; ++i) r.unit_sphere(&u[std::size_t(i) * d], d);
-        return u;
+// The 2s radii: the first s from the positive law, the rest from the negative law.
+std::vector<double> sample_radii(const build_options& o, const signed_law& law, unsigned s) {
+    rng positive(derive(o.seed, stream_radii_positive));
+    rng negative(derive(o.seed, stream_radii_negative));
+    std::vector<double> radii(2 * s);
+    for (unsigned i = 0; i < 2 * s; ++i)
+        radii[i] = i < s ? law.positive.sample(positive, o.input_dim) : law.negative.sample(negative, o.input_dim);
+    return radii;
+}
+
+format::map_meta gorf_meta(const build_options& o, const direction_rows& rows, unsigned s) {
+    format::map_meta m{};
+    m.method = static_cast<std::uint32_t>(o.method);
+    m.kernel = static_cast<std::uint32_t>(o.kernel.kind);
+    m.projection = static_cast<std::uint32_t>(format::projection::dense);
+    m.input_dim = o.input_dim;
+    m.work_dim = o.input_dim;
+    m.projection_dim = 2 * s;
+    m.output_dim = 4 * s;
+    m.negative_dim = 2 * s;
+    m.output_convention = static_cast<std::uint32_t>(format::output_convention::paired_cos_sin);
+    m.seed = o.seed;
+    if (o.kernel.kind == format::kernel::polynomial_sphere) {
+        m.flags = format::meta_flag_normalize_input;
+        m.kernel_order = o.kernel.degree;
+        m.kernel_scale = o.kernel.scale;
+        if (o.spectral == "signed-mixture") m.method_flags = format::method_flag_gorf_signed_mixture;
+    } else {
+        m.mixture_count = static_cast<std::uint32_t>(o.kernel.weights.size());
     }
-    for (unsigned begin = 0; begin < rows; begin += d) {
-        const Eigen::MatrixXd q = haar_orthogonal(d, r);
-        const unsigned take = std::min(d, rows - begin);
-        for (unsigned i = 0; i < take; ++i)
-            for (unsigned j = 0; j < d; ++j) u[std::size_t(begin + i) * d + j] = q(i, j);
-    }
-    return u;
+    set_direction_rows_projection(m, rows, o.input_dim);
+    return m;
+}
+
+// Delta-gaussian: the KPAR section (c_1..c_n, sigma_1..sigma_n); empty for the polynomial kernel.
+std::vector<double> kernel_params(const kernel_spec& k) {
+    if (k.kind != format::kernel::delta_gaussian) return {};
+    std::vector<double> params = k.weights;
+    params.insert(params.end(), k.sigmas.begin(), k.sigmas.end());
+    return params;
 }
 
 format::feature_segment cos_sin_segment(unsigned proj_begin, unsigned count, unsigned out_begin, double weight) {
@@ -160,69 +183,27 @@ map_contents build_gorf(const build_options& o) {
     if (o.method != format::method::gorf && o.method != format::method::grff)
         throw std::invalid_argument(std::string("build_gorf: method '") + method_name(o.method) + "' is not gorf or grff");
     validate(o);
-    const unsigned d = o.input_dim;
     const unsigned s = o.features / 4;
     const signed_law law = spectral_law(o);
+    const std::vector<double> radii = sample_radii(o, law, s);
+    const direction_rows rows = make_direction_rows(o.directions, o.input_dim, radii, o.method == format::method::gorf,
+                                                    derive(o.seed, stream_directions));
 
-    // Radii for the 2s rows: the first s from the positive law, the rest from the negative law.
-    rng radii_pos(derive(o.seed, stream_radii_positive));
-    rng radii_neg(derive(o.seed, stream_radii_negative));
-    std::vector<double> radii(2 * s);
-    for (unsigned i = 0; i < 2 * s; ++i)
-        radii[i] = i < s ? law.positive.sample(radii_pos, d) : law.negative.sample(radii_neg, d);
-    const bool structured = o.directions != "dense";
-    std::vector<float> dense, scales;
-    structured_directions h;
-    if (structured) {
-        h = make_structured_directions(o.directions, d, 2 * s, derive(o.seed, stream_directions));
-        for (double r : radii) scales.push_back(static_cast<float>(r * h.row_scale()));
-    } else {
-        const std::vector<double> u = unit_directions(2 * s, d, o.method == format::method::gorf, o.seed);
-        dense.resize(u.size());
-        for (unsigned i = 0; i < 2 * s; ++i)
-            for (unsigned j = 0; j < d; ++j)
-                dense[std::size_t(i) * d + j] = static_cast<float>(radii[i] * u[std::size_t(i) * d + j]);
-    }
-
-    map_contents map;
-    format::map_meta& m = map.meta;
-    m.method = static_cast<std::uint32_t>(o.method);
-    m.kernel = static_cast<std::uint32_t>(o.kernel.kind);
-    m.projection = static_cast<std::uint32_t>(format::projection::dense);
-    m.input_dim = d;
-    m.work_dim = d;
-    m.projection_dim = 2 * s;
-    m.output_dim = 4 * s;
-    m.negative_dim = 2 * s;
-    m.output_convention = static_cast<std::uint32_t>(format::output_convention::paired_cos_sin);
-    m.seed = o.seed;
-    std::vector<double> kernel_params;
-    if (o.kernel.kind == format::kernel::polynomial_sphere) {
-        m.flags = format::meta_flag_normalize_input;
-        m.kernel_order = o.kernel.degree;
-        m.kernel_scale = o.kernel.scale;
-        if (o.spectral == "signed-mixture") m.method_flags = gorf_flag_signed_mixture;
-    } else {
-        m.mixture_count = static_cast<std::uint32_t>(o.kernel.weights.size());
-        kernel_params = o.kernel.weights;
-        kernel_params.insert(kernel_params.end(), o.kernel.sigmas.begin(), o.kernel.sigmas.end());
-    }
+    // The positive block sqrt(m+ / s) [cos | sin](W+ x), then the negative block (signature -1).
     std::vector<format::feature_segment> segments = {
         cos_sin_segment(0, s, 0, std::sqrt(law.positive_mass / s)),
         cos_sin_segment(s, s, 2 * s, std::sqrt(law.negative_mass / s))};
-    if (structured) {
-        set_structured_projection(m, h, d, 2 * s);
+    if (rows.structured) {
         segments[0].scale_index = 0;  // per-row radii
         segments[1].scale_index = s;
     }
+
+    map_contents map;
+    map.meta = gorf_meta(o, rows, s);
     map.sections.push_back(make_segments_section(segments));
-    if (!kernel_params.empty()) map.sections.push_back(make_f64_section(format::tag::kernel_params, kernel_params));
-    if (structured) {
-        add_direction_sections(map.sections, h);
-        map.sections.push_back(make_f32_section(format::tag::scales, scales));
-    } else {
-        map.sections.push_back(make_f32_section(format::tag::dense, dense));
-    }
+    const std::vector<double> params = kernel_params(o.kernel);
+    if (!params.empty()) map.sections.push_back(make_f64_section(format::tag::kernel_params, params));
+    add_direction_rows_sections(map.sections, rows);
     return map;
 }
 

@@ -19,9 +19,7 @@ constexpr std::uint64_t max_outputs = std::uint64_t{1} << 26;
 constexpr std::uint64_t max_parameter_bytes = std::uint64_t{1} << 30;
 enum stream : std::uint64_t { stream_orders = 1, stream_rows = 2 };
 
-}  // namespace
-
-map_contents build_maclaurin(const build_options& o) {
+void validate(const build_options& o) {
     if (o.method != format::method::maclaurin)
         throw std::invalid_argument(std::string("build_maclaurin: method '") + method_name(o.method) + "' is not maclaurin");
     const kernel_spec& k = o.kernel;
@@ -34,13 +32,22 @@ map_contents build_maclaurin(const build_options& o) {
     if (k.degree < 1 || k.degree > 100) throw std::invalid_argument("maclaurin: polynomial-sphere degree must be in 1..100");
     if (!(k.scale >= 2.0) || !std::isfinite(k.scale))
         throw std::invalid_argument("maclaurin: polynomial-sphere scale a must be finite and at least 2");
-    const unsigned d = o.input_dim, D = o.features, p = k.degree;
-    const double q = k.scale * k.scale / 2.0 - 1.0;
-    const double log_alpha = p * std::log(2.0 / (k.scale * k.scale));
+}
 
+// Each feature's order n and weight sqrt(a_n 2^(n+1) / D), as the GRPS section (feature j multiplies rows
+// groups[j]..groups[j+1]) and the weights.
+struct feature_orders {
+    std::vector<std::uint32_t> groups{0};
+    std::vector<float> weights;
+};
+
+feature_orders sample_orders(const build_options& o) {
+    const unsigned D = o.features, p = o.kernel.degree;
+    const double q = o.kernel.scale * o.kernel.scale / 2.0 - 1.0;
+    const double log_alpha = p * std::log(2.0 / (o.kernel.scale * o.kernel.scale));
     rng orders(derive(o.seed, stream_orders));
-    std::vector<std::uint32_t> groups(1, 0);
-    std::vector<float> weights(D);
+    feature_orders f;
+    f.weights.resize(D);
     for (unsigned j = 0; j < D; ++j) {
         unsigned n = 0;
         while (orders.uniform() < 0.5) ++n;  // P(n) = 2^-(n+1)
@@ -53,41 +60,60 @@ map_contents build_maclaurin(const build_options& o) {
         } else {
             n = 0;  // a_n = 0: the feature is identically zero, so it spends no rows
         }
-        weights[j] = static_cast<float>(w);
-        groups.push_back(groups.back() + n);
+        f.weights[j] = static_cast<float>(w);
+        f.groups.push_back(f.groups.back() + n);
     }
-    // The projection needs at least one row even if every feature drew order 0.
-    const std::uint32_t rows = std::max<std::uint32_t>(groups.back(), 1);
-    if (std::uint64_t{rows} * d * sizeof(float) > max_parameter_bytes)
+    return f;
+}
+
+// The Rademacher rows, rows x d.
+std::vector<float> rademacher_rows(const build_options& o, std::uint32_t rows) {
+    if (std::uint64_t{rows} * o.input_dim * sizeof(float) > max_parameter_bytes)
         throw std::invalid_argument("maclaurin: the Rademacher rows would need more than 1 GiB");
     rng signs(derive(o.seed, stream_rows));
-    std::vector<float> dense(std::size_t(rows) * d);
+    std::vector<float> dense(std::size_t(rows) * o.input_dim);
     for (float& v : dense) v = static_cast<float>(signs.rademacher());
+    return dense;
+}
 
-    // D products over groups of the `rows` projections, each with its own weight.
-    format::feature_segment seg = make_segment(format::nonlinearity::product, 0, rows, 0, 1.0f, 1.0f);
-    seg.arg_count = D;
-    seg.weight_index = 0;
-    seg.group_index = 0;
-
-    map_contents map;
-    format::map_meta& m = map.meta;
+format::map_meta maclaurin_meta(const build_options& o, std::uint32_t rows) {
+    format::map_meta m{};
     m.method = static_cast<std::uint32_t>(format::method::maclaurin);
     m.kernel = static_cast<std::uint32_t>(format::kernel::polynomial_sphere);
     m.projection = static_cast<std::uint32_t>(format::projection::dense);
     m.flags = format::meta_flag_normalize_input;
-    m.input_dim = d;
-    m.work_dim = d;
+    m.input_dim = o.input_dim;
+    m.work_dim = o.input_dim;
     m.projection_dim = rows;
-    m.output_dim = D;
+    m.output_dim = o.features;
     m.output_convention = static_cast<std::uint32_t>(format::output_convention::real);
-    m.kernel_order = p;
-    m.kernel_scale = k.scale;
+    m.kernel_order = o.kernel.degree;
+    m.kernel_scale = o.kernel.scale;
     m.seed = o.seed;
+    return m;
+}
+
+}  // namespace
+
+map_contents build_maclaurin(const build_options& o) {
+    validate(o);
+    const feature_orders f = sample_orders(o);
+    // The projection needs at least one row even if every feature drew order 0.
+    const std::uint32_t rows = std::max<std::uint32_t>(f.groups.back(), 1);
+    const std::vector<float> dense = rademacher_rows(o, rows);
+
+    // D products over groups of the `rows` projections, each with its own weight.
+    format::feature_segment seg = make_segment(format::nonlinearity::product, 0, rows, 0, 1.0f, 1.0f);
+    seg.arg_count = o.features;
+    seg.weight_index = 0;
+    seg.group_index = 0;
+
+    map_contents map;
+    map.meta = maclaurin_meta(o, rows);
     map.sections.push_back(make_segments_section({seg}));
     map.sections.push_back(make_f32_section(format::tag::dense, dense));
-    map.sections.push_back(make_f32_section(format::tag::weights, weights));
-    map.sections.push_back(make_u32_section(format::tag::groups, groups));
+    map.sections.push_back(make_f32_section(format::tag::weights, f.weights));
+    map.sections.push_back(make_u32_section(format::tag::groups, f.groups));
     return map;
 }
 

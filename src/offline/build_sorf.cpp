@@ -4,9 +4,9 @@
 #include <cmath>
 
 #include "offline/builders.hpp"
-#include "offline/butterfly_angles.hpp"
 #include "offline/random.hpp"
 #include "offline/spectral_options.hpp"
+#include "runtime/bits.hpp"
 
 namespace kfm::offline {
 
@@ -15,8 +15,7 @@ map_contents build_sorf(const build_options& o) {
     const unsigned d = o.input_dim;
     const bool gaussian = o.kernel.kind == format::kernel::gaussian;
     const std::uint32_t p = projections_for_features(o, "sorf");
-    const unsigned log2_d2 = butterfly_log2_size(d);
-    const std::uint32_t d2 = 1u << log2_d2;
+    const std::uint32_t d2 = 1u << detail::ceil_log2(d);
     const std::uint32_t blocks = (p + d2 - 1) / d2;
     const std::uint32_t stride = format::hadamard_sign_stride(d2);
 

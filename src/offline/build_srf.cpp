@@ -36,9 +36,7 @@ const srf_surrogate& cached_surrogate(unsigned d, unsigned p, double a) {
     return it->second;
 }
 
-}  // namespace
-
-map_contents build_srf(const build_options& o) {
+void validate(const build_options& o) {
     if (o.method != format::method::srf)
         throw std::invalid_argument(std::string("build_srf: method '") + method_name(o.method) + "' is not srf");
     const kernel_spec& k = o.kernel;
@@ -56,65 +54,67 @@ map_contents build_srf(const build_options& o) {
     if (o.directions != "dense" && o.directions != "hadamard" && o.directions != "butterfly")
         throw std::invalid_argument("srf: directions '" + o.directions +
                                     "' are not available (dense, hadamard or butterfly)");
-    const unsigned d = o.input_dim, D = o.features;
-    const srf_surrogate& fit = cached_surrogate(d, k.degree, k.scale);
-    const tabulated_density radii = fit.radius_law();
+}
 
-    rng rad(derive(o.seed, stream_radii));
-    rng ph(derive(o.seed, stream_phases));
-    std::vector<double> r(D);
-    std::vector<float> phases(D);
-    for (unsigned i = 0; i < D; ++i) {
-        r[i] = radii.sample(rad);
-        phases[i] = static_cast<float>(2.0 * std::numbers::pi * ph.uniform());
-    }
-    const bool structured = o.directions != "dense";
-    std::vector<float> dense, scales;
-    structured_directions h;
-    if (structured) {
-        h = make_structured_directions(o.directions, d, D, derive(o.seed, stream_directions));
-        for (double v : r) scales.push_back(static_cast<float>(v * h.row_scale()));
-    } else {
-        rng dirs(derive(o.seed, stream_directions));
-        dense.resize(std::size_t(D) * d);
-        std::vector<double> u(d);
-        for (unsigned i = 0; i < D; ++i) {
-            dirs.unit_sphere(u.data(), d);
-            for (unsigned j = 0; j < d; ++j) dense[std::size_t(i) * d + j] = static_cast<float>(r[i] * u[j]);
-        }
-    }
+// The D radii r_i, drawn from the surrogate's radial density by inverse CDF.
+std::vector<double> sample_radii(const build_options& o, const srf_surrogate& fit) {
+    const tabulated_density law = fit.radius_law();
+    rng r(derive(o.seed, stream_radii));
+    std::vector<double> radii(o.features);
+    for (double& v : radii) v = law.sample(r);
+    return radii;
+}
 
-    format::feature_segment seg = make_segment(format::nonlinearity::cos_phase, 0, D, 0, 1.0f,
-                                               static_cast<float>(std::sqrt(2.0 * fit.mass / D)));
-    seg.phase_index = 0;
+// The D phases b_i, uniform on [0, 2 pi).
+std::vector<float> sample_phases(const build_options& o) {
+    rng r(derive(o.seed, stream_phases));
+    std::vector<float> phases(o.features);
+    for (float& b : phases) b = static_cast<float>(2.0 * std::numbers::pi * r.uniform());
+    return phases;
+}
 
-    map_contents map;
-    format::map_meta& m = map.meta;
+format::map_meta srf_meta(const build_options& o, const direction_rows& rows) {
+    format::map_meta m{};
     m.method = static_cast<std::uint32_t>(format::method::srf);
     m.kernel = static_cast<std::uint32_t>(format::kernel::polynomial_sphere);
     m.projection = static_cast<std::uint32_t>(format::projection::dense);
     m.flags = format::meta_flag_normalize_input;
-    m.input_dim = d;
-    m.work_dim = d;
-    m.projection_dim = D;
-    m.output_dim = D;
+    m.input_dim = o.input_dim;
+    m.work_dim = o.input_dim;
+    m.projection_dim = o.features;
+    m.output_dim = o.features;
     m.output_convention = static_cast<std::uint32_t>(format::output_convention::cos_phase);
-    m.kernel_order = k.degree;
-    m.kernel_scale = k.scale;
+    m.kernel_order = o.kernel.degree;
+    m.kernel_scale = o.kernel.scale;
     m.seed = o.seed;
-    if (structured) {
-        set_structured_projection(m, h, d, D);
-        seg.scale_index = 0;  // per-feature radii
-    }
+    set_direction_rows_projection(m, rows, o.input_dim);
+    return m;
+}
+
+}  // namespace
+
+map_contents build_srf(const build_options& o) {
+    validate(o);
+    const srf_surrogate& fit = cached_surrogate(o.input_dim, o.kernel.degree, o.kernel.scale);
+    const std::vector<double> radii = sample_radii(o, fit);
+    const std::vector<float> phases = sample_phases(o);
+    const direction_rows rows =
+        make_direction_rows(o.directions, o.input_dim, radii, false, derive(o.seed, stream_directions));
+
+    // phi_i = sqrt(2 K^(0) / D) cos(r_i u_i.x + b_i).
+    const unsigned D = o.features;
+    format::feature_segment seg = make_segment(format::nonlinearity::cos_phase, 0, D, 0, 1.0f,
+                                               static_cast<float>(std::sqrt(2.0 * fit.mass / D)));
+    seg.phase_index = 0;
+    if (rows.structured) seg.scale_index = 0;  // per-feature radii
+
+    map_contents map;
+    map.meta = srf_meta(o, rows);
     map.sections.push_back(make_segments_section({seg}));
-    if (structured) {
-        add_direction_sections(map.sections, h);
-        map.sections.push_back(make_f32_section(format::tag::scales, scales));
-    } else {
-        map.sections.push_back(make_f32_section(format::tag::dense, dense));
-    }
+    add_direction_rows_sections(map.sections, rows);
     map.sections.push_back(make_f32_section(format::tag::phases, phases));
     return map;
 }
 
 }  // namespace kfm::offline
+

@@ -2,7 +2,8 @@
 // diagonal per block, the FFT twiddles, and the radial rule (gaussian) or the arc-cosine constant.
 // Storage is O(d) apart from the per-point radii of the shifted rule.
 //
-// Method flags (map_meta::method_flags): bit 0 set = shifted radial rule (else midpoint).
+// The builder follows the method: options -> sizes (m, n, points, blocks) -> the optimised index set
+// Lambda -> a sign diagonal per block -> the radial rule (gaussian) or arc-cosine constant -> sections.
 // Points live on S^{2m-1} with 2m = d rounded up to even, so the radial law is chi(2m) and the arc-cosine
 // constants use 2m: the padded coordinate of x is zero, and r v with r ~ chi(2m), v uniform on S^{2m-1}
 // is exactly N(0, I_2m).
@@ -19,11 +20,11 @@
 #include "offline/random.hpp"
 #include "offline/spectral_options.hpp"
 #include "offline/ssf_energy.hpp"
+#include "runtime/bits.hpp"
 
 namespace kfm::offline {
 namespace {
 
-constexpr std::uint32_t ssf_flag_shifted = 1u << 0;
 constexpr unsigned max_log2_fft = 16;  // the FFT kernel's limit
 constexpr std::uint64_t max_outputs = std::uint64_t{1} << 26;
 
@@ -31,20 +32,11 @@ enum stream : std::uint64_t { stream_index_set = 1, stream_signs = 2, stream_rad
 
 [[noreturn]] void fail(const std::string& what) { throw std::invalid_argument("ssf: " + what); }
 
-unsigned log2_exact(unsigned n) {
-    unsigned l = 0;
-    while ((1u << l) < n) ++l;
-    return l;
-}
-
-}  // namespace
-
-map_contents build_ssf(const build_options& o) {
+void validate(const build_options& o) {
     if (o.method != format::method::ssf) fail("build_ssf called for another method");
     if (o.input_dim == 0) fail("input dimension must be at least 1");
     if (o.features == 0) fail("features must be at least 1");
-    const bool gaussian = o.kernel.kind == format::kernel::gaussian;
-    if (gaussian) {
+    if (o.kernel.kind == format::kernel::gaussian) {
         if (!(o.kernel.sigma > 0.0) || !std::isfinite(o.kernel.sigma)) fail("gaussian sigma must be positive and finite");
         if (o.radial_points == 0) fail("--radial-points must be at least 1");
         if (o.radial_rule != "midpoint" && o.radial_rule != "shifted")
@@ -54,115 +46,158 @@ map_contents build_ssf(const build_options& o) {
     } else {
         fail(std::string("kernel '") + kernel_name(o.kernel.kind) + "' is not supported (gaussian or arccos)");
     }
+}
 
-    const unsigned work_dim = o.input_dim + (o.input_dim & 1u);
-    const unsigned m = work_dim / 2;
-    unsigned n = o.fft_size;
-    if (n == 0) {
-        n = 2;
-        while (n <= m && n < (1u << max_log2_fft)) n *= 2;
-    }
-    if (n < 2 || (n & (n - 1)) != 0) fail("FFT size " + std::to_string(n) + " is not a power of two >= 2");
-    if (n <= m) fail("FFT size " + std::to_string(n) + " must exceed d/2 = " + std::to_string(m));
-    const unsigned log2_n = log2_exact(n);
-    if (log2_n > max_log2_fft) fail("FFT size above 2^16 (input dimension too large)");
+struct ssf_sizes {
+    unsigned work_dim = 0;      // 2m: d rounded up to even
+    unsigned m = 0;             // points live on S^{2m-1}
+    unsigned n = 0;             // FFT length, a power of two > m
+    unsigned log2_n = 0;
+    unsigned radial = 1;        // M radial points per point (1 for arc-cosine)
+    std::uint32_t points = 0;   // P
+    std::uint64_t output_dim = 0;
+    std::uint32_t blocks = 0;   // each FFT block gives 2n points
+};
 
-    // Points P; the output is 2 M P (gaussian cos/sin) or 2 P (arc-cosine with reflections), rounded up.
-    const unsigned radial = gaussian ? o.radial_points : 1;
-    const std::uint64_t per_point = 2ull * radial;
+ssf_sizes sizes(const build_options& o) {
+    ssf_sizes z;
+    z.work_dim = o.input_dim + (o.input_dim & 1u);
+    z.m = z.work_dim / 2;
+    // Default: the smallest power of two above m, at least 2 and at most the FFT limit.
+    z.n = o.fft_size != 0 ? o.fft_size : 1u << std::clamp(detail::ceil_log2(std::uint64_t{z.m} + 1), 1u, max_log2_fft);
+    if (z.n < 2 || !detail::is_power_of_two(z.n)) fail("FFT size " + std::to_string(z.n) + " is not a power of two >= 2");
+    if (z.n <= z.m) fail("FFT size " + std::to_string(z.n) + " must exceed d/2 = " + std::to_string(z.m));
+    z.log2_n = detail::ceil_log2(z.n);
+    if (z.log2_n > max_log2_fft) fail("FFT size above 2^16 (input dimension too large)");
+
+    // The output is 2 M P (gaussian cos/sin) or 2 P (arc-cosine with reflections), rounded up.
+    z.radial = o.kernel.kind == format::kernel::gaussian ? o.radial_points : 1;
+    const std::uint64_t per_point = 2ull * z.radial;
     const std::uint64_t points = (std::uint64_t{o.features} + per_point - 1) / per_point;
-    const std::uint64_t output_dim = points * per_point;
-    if (output_dim > max_outputs) fail("too many features (limit 2^26 outputs)");
-    const std::uint64_t blocks = (points + 2ull * n - 1) / (2ull * n);
+    z.output_dim = points * per_point;
+    if (z.output_dim > max_outputs) fail("too many features (limit 2^26 outputs)");
+    z.points = static_cast<std::uint32_t>(points);
+    z.blocks = static_cast<std::uint32_t>((points + 2ull * z.n - 1) / (2ull * z.n));
+    return z;
+}
 
-    // Index set: optimised once and shared by every block, sorted (a permutation of the frequencies
-    // permutes the coordinates of every point alike, an isometry) and stored as n membership bits, so
-    // x_l goes to the l-th set bit: the runtime expands x into the FFT buffer a register at a time.
+// The index set Lambda: optimised once and shared by every block, sorted (a permutation of the
+// frequencies permutes the coordinates of every point alike, an isometry), so x_l goes to the l-th
+// member: the runtime expands x into the FFT buffer a register at a time.
+std::vector<std::uint32_t> index_set(const build_options& o, const ssf_sizes& z) {
     ssf_optimiser_options opt;
     opt.max_sweeps = o.sweeps;
     opt.show_progress = o.show_progress;
-    std::vector<std::uint32_t> index_set = ssf_optimise_index_set(m, n, derive(o.seed, stream_index_set), opt).index_set;
-    std::sort(index_set.begin(), index_set.end());
+    std::vector<std::uint32_t> set = ssf_optimise_index_set(z.m, z.n, derive(o.seed, stream_index_set), opt).index_set;
+    std::sort(set.begin(), set.end());
+    return set;
+}
 
-    // The sign of x_i in block b, stored in frequency order (bit b 2n + Lambda_i for the real part, i < m;
-    // b 2n + n + Lambda_{i-m} for the imaginary part): the runtime scatters x once and flips the signs of
-    // each block in one vector pass. blocks * 2n < points + 2n, far below 2^32: fits any size_t.
-    const std::size_t block_bits = 2 * std::size_t(n);
-    std::vector<bool> sign_bits(static_cast<std::size_t>(blocks) * block_bits);
+// The sign of x_i in block b, stored in frequency order (bit b 2n + Lambda_i for the real part, i < m;
+// b 2n + n + Lambda_{i-m} for the imaginary part): the runtime scatters x once and flips the signs of
+// each block in one vector pass. blocks * 2n < points + 2n, far below 2^32: fits any size_t.
+std::vector<bool> block_signs(const build_options& o, const ssf_sizes& z, const std::vector<std::uint32_t>& lambda) {
+    const std::size_t block_bits = 2 * std::size_t(z.n);
+    std::vector<bool> bits(std::size_t(z.blocks) * block_bits);
     rng signs(derive(o.seed, stream_signs));
-    for (std::size_t b = 0; b < blocks; ++b)
-        for (unsigned i = 0; i < work_dim; ++i) {
-            const std::size_t frequency = i < m ? index_set[i] : n + index_set[i - m];
-            sign_bits[b * block_bits + frequency] = signs.rademacher() < 0;
+    for (std::size_t b = 0; b < z.blocks; ++b)
+        for (unsigned i = 0; i < z.work_dim; ++i) {
+            const std::size_t frequency = i < z.m ? lambda[i] : z.n + lambda[i - z.m];
+            bits[b * block_bits + frequency] = signs.rademacher() < 0;
         }
+    return bits;
+}
 
-    std::vector<float> twiddles(detail::fft_twiddle_floats(log2_n));
-    detail::fft_make_twiddles(log2_n, twiddles.data());
+// The feature stage: its segments and, for the shifted radial rule, the per-point radii.
+struct ssf_features {
+    std::vector<format::feature_segment> segments;
+    std::vector<float> scales;
+};
 
-    map_contents map;
-    format::map_meta& meta = map.meta;
+// Gaussian: radii r_j = sqrt(chi2(2m) quantile u_j) / sigma at the radial rule's points u_j.
+ssf_features gaussian_features(const build_options& o, const ssf_sizes& z) {
+    const boost::math::chi_squared_distribution<double> chi2(z.work_dim);
+    auto radius = [&](double u) { return static_cast<float>(std::sqrt(boost::math::quantile(chi2, u)) / o.kernel.sigma); };
+    const std::uint32_t p = z.points;
+    const unsigned radial = z.radial;
+    const float weight = static_cast<float>(1.0 / std::sqrt(double(p) * radial));
+    ssf_features f;
+    if (o.radial_rule == "midpoint") {
+        // u_j = (j + 1/2) / M: one segment per radial point with a scalar scale, no per-point storage.
+        for (unsigned j = 0; j < radial; ++j)
+            f.segments.push_back(
+                make_segment(format::nonlinearity::cos_sin, 0, p, 2 * j * p, radius((j + 0.5) / radial), weight));
+        return f;
+    }
+    // Shifted: u_ij = (j + U_i) / M with one U_i per point: unbiased, and points stay independent.
+    rng shift(derive(o.seed, stream_radial_shift));
+    f.scales.resize(std::size_t(radial) * p);
+    for (std::uint32_t i = 0; i < p; ++i) {
+        const double u = shift.uniform_open();
+        for (unsigned j = 0; j < radial; ++j) f.scales[std::size_t(j) * p + i] = radius((j + u) / radial);
+    }
+    format::feature_segment s = make_segment(format::nonlinearity::cos_sin, 0, p, 0, 1.0f, weight);
+    s.arg_count = radial * p;  // radial passes over the projections, each with its own scales
+    s.scale_index = 0;
+    f.segments.push_back(s);
+    return f;
+}
+
+// Arc-cosine: phi = sqrt(C_b / (2P)) [Theta_b(p_i), Theta_b(-p_i)], C_b = 2 E[r^{2b}], r ~ chi(2m).
+ssf_features arccos_features(const build_options& o, const ssf_sizes& z) {
+    const double dd = z.work_dim;
+    const double c_b = o.kernel.order == 0 ? 2.0 : o.kernel.order == 1 ? 2.0 * dd : 2.0 * dd * (dd + 2.0);
+    format::feature_segment s = make_segment(arccos_nonlinearity(o.kernel.order), 0, z.points, 0, 1.0f,
+                                             static_cast<float>(std::sqrt(c_b / (2.0 * double(z.points)))));
+    s.flags = format::segment_flag_reflect;
+    return {{s}, {}};
+}
+
+format::map_meta ssf_meta(const build_options& o, const ssf_sizes& z) {
+    format::map_meta meta{};
     meta.method = static_cast<std::uint32_t>(format::method::ssf);
     meta.kernel = static_cast<std::uint32_t>(o.kernel.kind);
     meta.projection = static_cast<std::uint32_t>(format::projection::ssf_fft);
     meta.input_dim = o.input_dim;
-    meta.work_dim = work_dim;
-    meta.projection_dim = static_cast<std::uint32_t>(points);
-    meta.output_dim = static_cast<std::uint32_t>(output_dim);
-    meta.block_count = static_cast<std::uint32_t>(blocks);
-    meta.block_size = n;
+    meta.work_dim = z.work_dim;
+    meta.projection_dim = z.points;
+    meta.output_dim = static_cast<std::uint32_t>(z.output_dim);
+    meta.block_count = z.blocks;
+    meta.block_size = z.n;
     meta.seed = o.seed;
-
-    const auto p = static_cast<std::uint32_t>(points);
-    std::vector<format::feature_segment> segments;
-    std::vector<float> scales;
-    if (gaussian) {
+    if (o.kernel.kind == format::kernel::gaussian) {
         meta.output_convention = static_cast<std::uint32_t>(format::output_convention::paired_cos_sin);
         meta.kernel_sigma = o.kernel.sigma;
-        meta.radial_points = radial;
-        const boost::math::chi_squared_distribution<double> chi2(work_dim);
-        auto radius = [&](double u) { return std::sqrt(boost::math::quantile(chi2, u)); };
-        const float weight = static_cast<float>(1.0 / std::sqrt(double(points) * radial));
-        if (o.radial_rule == "midpoint") {
-            // One segment per radial point with a scalar scale: no per-point storage.
-            for (unsigned j = 0; j < radial; ++j) {
-                segments.push_back(make_segment(format::nonlinearity::cos_sin, 0, p, 2 * j * p,
-                                                static_cast<float>(radius((j + 0.5) / radial) / o.kernel.sigma),
-                                                weight));
-            }
-        } else {
-            // u_ij = (j + U_i) / M with one U_i per point: unbiased, and points stay independent.
-            meta.method_flags = ssf_flag_shifted;
-            rng shift(derive(o.seed, stream_radial_shift));
-            scales.resize(std::size_t(radial) * p);
-            for (std::uint32_t i = 0; i < p; ++i) {
-                const double u = shift.uniform_open();
-                for (unsigned j = 0; j < radial; ++j)
-                    scales[std::size_t(j) * p + i] = static_cast<float>(radius((j + u) / radial) / o.kernel.sigma);
-            }
-            format::feature_segment s = make_segment(format::nonlinearity::cos_sin, 0, p, 0, 1.0f, weight);
-            s.arg_count = radial * p;  // radial passes over the projections, each with its own scales
-            s.scale_index = 0;
-            segments.push_back(s);
-        }
+        meta.radial_points = z.radial;
+        if (o.radial_rule == "shifted") meta.method_flags = format::method_flag_ssf_shifted_radii;
     } else {
-        // phi = sqrt(C_b / (2P)) [Theta_b(p_i), Theta_b(-p_i)], C_b = 2 E[r^{2b}], r ~ chi(2m).
         meta.output_convention = static_cast<std::uint32_t>(format::output_convention::real);
         meta.kernel_order = o.kernel.order;
-        const double dd = work_dim;
-        const double c_b = o.kernel.order == 0 ? 2.0 : o.kernel.order == 1 ? 2.0 * dd : 2.0 * dd * (dd + 2.0);
-        format::feature_segment s = make_segment(arccos_nonlinearity(o.kernel.order), 0, p, 0, 1.0f,
-                                                 static_cast<float>(std::sqrt(c_b / (2.0 * double(points)))));
-        s.flags = format::segment_flag_reflect;
-        segments.push_back(s);
     }
+    return meta;
+}
 
-    map.sections.push_back(make_segments_section(segments));
-    std::vector<bool> frequency_bits(n);
-    for (std::uint32_t f : index_set) frequency_bits[f] = true;
+}  // namespace
+
+map_contents build_ssf(const build_options& o) {
+    validate(o);
+    const ssf_sizes z = sizes(o);
+    const std::vector<std::uint32_t> lambda = index_set(o, z);
+    const std::vector<bool> signs = block_signs(o, z, lambda);
+    const ssf_features features =
+        o.kernel.kind == format::kernel::gaussian ? gaussian_features(o, z) : arccos_features(o, z);
+
+    map_contents map;
+    map.meta = ssf_meta(o, z);
+    map.sections.push_back(make_segments_section(features.segments));
+    std::vector<bool> frequency_bits(z.n);  // FREQ: Lambda as n membership bits
+    for (std::uint32_t f : lambda) frequency_bits[f] = true;
     map.sections.push_back(make_bits_section(format::tag::frequencies, frequency_bits));
-    map.sections.push_back(make_bits_section(format::tag::signs, sign_bits));
+    map.sections.push_back(make_bits_section(format::tag::signs, signs));
+    std::vector<float> twiddles(detail::fft_twiddle_floats(z.log2_n));
+    detail::fft_make_twiddles(z.log2_n, twiddles.data());
     map.sections.push_back(make_f32_section(format::tag::twiddles, twiddles));
-    if (!scales.empty()) map.sections.push_back(make_f32_section(format::tag::scales, scales));
+    if (!features.scales.empty()) map.sections.push_back(make_f32_section(format::tag::scales, features.scales));
     return map;
 }
 

@@ -3,6 +3,7 @@
 // x, appends sqrt(q), takes p independent count sketches into D = 2^k buckets, multiplies their FFTs and
 // inverts (projection count_sketch_fft); one identity segment scales by sqrt(alpha). Requested features
 // are rounded up to a power of two (at least 2, at most 65536, the FFT kernel's limit).
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -11,6 +12,7 @@
 #include "kernels/kernel_table.hpp"
 #include "offline/builders.hpp"
 #include "offline/random.hpp"
+#include "runtime/bits.hpp"
 
 namespace kfm::offline {
 namespace {
@@ -18,9 +20,7 @@ namespace {
 constexpr unsigned max_log2_sketch = 16;
 enum stream : std::uint64_t { stream_hashes = 1, stream_signs = 2 };
 
-}  // namespace
-
-map_contents build_tensorsketch(const build_options& o) {
+void validate(const build_options& o) {
     if (o.method != format::method::tensorsketch)
         throw std::invalid_argument(std::string("build_tensorsketch: method '") + method_name(o.method) + "' is not tensorsketch");
     const kernel_spec& k = o.kernel;
@@ -33,46 +33,71 @@ map_contents build_tensorsketch(const build_options& o) {
     if (k.degree < 1 || k.degree > 100) throw std::invalid_argument("tensorsketch: polynomial-sphere degree must be in 1..100");
     if (!(k.scale >= 2.0) || !std::isfinite(k.scale))
         throw std::invalid_argument("tensorsketch: polynomial-sphere scale a must be finite and at least 2");
-    unsigned log2 = 1;
-    while ((1u << log2) < o.features && log2 < max_log2_sketch + 1) ++log2;
+}
+
+// log2 of the sketch size D = 2^k: features rounded up to a power of two, at least 2.
+unsigned log2_sketch_size(unsigned features) {
+    const unsigned log2 = std::max(1u, detail::ceil_log2(features));
     if (log2 > max_log2_sketch) throw std::invalid_argument("tensorsketch: at most 65536 features (the FFT limit)");
-    const std::uint32_t sketch = 1u << log2;
-    const unsigned d = o.input_dim, work = d + 1, p = k.degree;
+    return log2;
+}
 
-    const double q = k.scale * k.scale / 2.0 - 1.0;
-    const double alpha = std::pow(2.0 / (k.scale * k.scale), double(p));
+// The p count sketches of the work vector (x, sqrt(q)): a bucket h(i) and a sign s(i) per coordinate.
+struct count_sketches {
+    std::vector<std::uint32_t> buckets;
+    std::vector<bool> signs;
+};
+
+count_sketches sample_sketches(const build_options& o, std::uint32_t sketch) {
     rng hashes(derive(o.seed, stream_hashes));
-    rng signs_rng(derive(o.seed, stream_signs));
-    std::vector<std::uint32_t> indices(std::size_t(p) * work);
-    std::vector<bool> signs(indices.size());
-    for (auto& h : indices) h = static_cast<std::uint32_t>(hashes.below(sketch));
-    for (std::size_t i = 0; i < signs.size(); ++i) signs[i] = signs_rng.rademacher() < 0;
-    std::vector<float> twiddles(kfm::detail::fft_twiddle_floats(log2));
-    kfm::detail::fft_make_twiddles(log2, twiddles.data());
+    rng signs(derive(o.seed, stream_signs));
+    count_sketches c;
+    c.buckets.resize(std::size_t(o.kernel.degree) * (o.input_dim + 1));
+    c.signs.resize(c.buckets.size());
+    for (auto& h : c.buckets) h = static_cast<std::uint32_t>(hashes.below(sketch));
+    for (std::size_t i = 0; i < c.signs.size(); ++i) c.signs[i] = signs.rademacher() < 0;
+    return c;
+}
 
-    const format::feature_segment seg = make_segment(format::nonlinearity::identity, 0, sketch, 0, 1.0f,
-                                                     static_cast<float>(std::sqrt(alpha)));
-
-    map_contents map;
-    format::map_meta& m = map.meta;
+format::map_meta tensorsketch_meta(const build_options& o, std::uint32_t sketch) {
+    const double q = o.kernel.scale * o.kernel.scale / 2.0 - 1.0;
+    format::map_meta m{};
     m.method = static_cast<std::uint32_t>(format::method::tensorsketch);
     m.kernel = static_cast<std::uint32_t>(format::kernel::polynomial_sphere);
     m.projection = static_cast<std::uint32_t>(format::projection::count_sketch_fft);
     m.flags = format::meta_flag_normalize_input;
-    m.input_dim = d;
-    m.work_dim = work;
+    m.input_dim = o.input_dim;
+    m.work_dim = o.input_dim + 1;
     m.projection_dim = sketch;
     m.output_dim = sketch;
     m.output_convention = static_cast<std::uint32_t>(format::output_convention::real);
-    m.block_count = p;
+    m.block_count = o.kernel.degree;
     m.block_size = sketch;
-    m.kernel_order = p;
-    m.kernel_scale = k.scale;
+    m.kernel_order = o.kernel.degree;
+    m.kernel_scale = o.kernel.scale;
     m.input_append = std::sqrt(q);
     m.seed = o.seed;
+    return m;
+}
+
+}  // namespace
+
+map_contents build_tensorsketch(const build_options& o) {
+    validate(o);
+    const unsigned log2 = log2_sketch_size(o.features);
+    const std::uint32_t sketch = 1u << log2;
+    const count_sketches c = sample_sketches(o, sketch);
+    std::vector<float> twiddles(kfm::detail::fft_twiddle_floats(log2));
+    kfm::detail::fft_make_twiddles(log2, twiddles.data());
+    const double alpha = std::pow(2.0 / (o.kernel.scale * o.kernel.scale), double(o.kernel.degree));
+    const format::feature_segment seg = make_segment(format::nonlinearity::identity, 0, sketch, 0, 1.0f,
+                                                     static_cast<float>(std::sqrt(alpha)));
+
+    map_contents map;
+    map.meta = tensorsketch_meta(o, sketch);
     map.sections.push_back(make_segments_section({seg}));
-    map.sections.push_back(make_u32_section(format::tag::indices, indices));
-    map.sections.push_back(make_bits_section(format::tag::signs, signs));
+    map.sections.push_back(make_u32_section(format::tag::indices, c.buckets));
+    map.sections.push_back(make_bits_section(format::tag::signs, c.signs));
     map.sections.push_back(make_f32_section(format::tag::twiddles, twiddles));
     return map;
 }

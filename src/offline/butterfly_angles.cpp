@@ -3,19 +3,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
+
+#include "runtime/bits.hpp"
 
 namespace kfm::offline {
 
-unsigned butterfly_log2_size(unsigned d) {
-    if (d == 0) throw std::invalid_argument("butterfly: dimension must be at least 1");
-    unsigned log2 = 0;
-    while ((std::uint64_t(1) << log2) < d) ++log2;
-    return log2;
-}
-
 std::vector<float> butterfly_cos_sin(unsigned d, rng& r) {
-    const std::size_t d2 = std::size_t(1) << butterfly_log2_size(d);
+    const std::size_t d2 = std::size_t(1) << detail::ceil_log2(d);
     std::vector<double> u(d2);
     r.unit_sphere(u.data(), unsigned(d2));
     std::vector<float> cs(2 * (d2 - 1));
@@ -57,7 +51,7 @@ void levels(double* x, unsigned d, unsigned log2_d2, const float* cs, bool trans
 
 void butterfly_apply_reference(double* x, unsigned d, const float* cs, const std::uint32_t* perm,
                                unsigned repeats, bool transpose) {
-    const unsigned log2_d2 = butterfly_log2_size(d);
+    const unsigned log2_d2 = detail::ceil_log2(d);
     std::vector<double> tmp(d);
     for (unsigned rep = 0; rep < repeats; ++rep) {
         if (!transpose) {

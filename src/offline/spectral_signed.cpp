@@ -129,11 +129,8 @@ struct mixture_objective {
     }
 };
 
-}  // namespace
-
-signed_mixture_fit fit_signed_mixture(unsigned p, double a, unsigned terms) {
-    if (p == 0 || !(a >= 2.0) || !std::isfinite(a) || terms == 0 || terms > 32)
-        throw std::invalid_argument("fit_signed_mixture: needs p >= 1, finite a >= 2 and 1..32 terms");
+// The objective on the z grid of [0, 2] with the target K(z) = (1 - z^2/a^2)^p.
+mixture_objective make_objective(unsigned p, double a, unsigned terms) {
     mixture_objective obj;
     obj.terms = terms;
     for (unsigned k = 0; k < fit_points; ++k) {
@@ -141,22 +138,30 @@ signed_mixture_fit fit_signed_mixture(unsigned p, double a, unsigned terms) {
         obj.z.push_back(z);
         obj.target.push_back(std::pow(1.0 - z * z / (a * a), double(p)));
     }
-    // Start: widths doubling around the kernel's own width a / sqrt(2p), weights by ridge least squares.
+    return obj;
+}
+
+// Start: widths doubling around the kernel's own width a / sqrt(2p), weights by ridge least squares.
+Eigen::VectorXd least_squares_start(const mixture_objective& obj, unsigned p, double a) {
+    const unsigned terms = obj.terms;
     Eigen::VectorXd x(2 * terms);
     const double width = a / std::sqrt(2.0 * p);
     for (unsigned i = 0; i < terms; ++i) x[terms + i] = std::log(width * std::pow(2.0, double(i) - 0.5 * (terms - 1)));
-    {
-        Eigen::MatrixXd basis(fit_points, terms);
-        Eigen::VectorXd y(fit_points);
-        for (unsigned k = 0; k < fit_points; ++k) {
-            y[k] = obj.target[k];
-            for (unsigned i = 0; i < terms; ++i)
-                basis(k, i) = std::exp(-obj.z[k] * obj.z[k] * std::exp(-2.0 * x[terms + i]) / 2);
-        }
-        const Eigen::MatrixXd normal = basis.transpose() * basis / double(fit_points) +
-                                       ridge * Eigen::MatrixXd::Identity(terms, terms);
-        x.head(terms) = normal.ldlt().solve(basis.transpose() * y / double(fit_points));
+    Eigen::MatrixXd basis(fit_points, terms);
+    Eigen::VectorXd y(fit_points);
+    for (unsigned k = 0; k < fit_points; ++k) {
+        y[k] = obj.target[k];
+        for (unsigned i = 0; i < terms; ++i)
+            basis(k, i) = std::exp(-obj.z[k] * obj.z[k] * std::exp(-2.0 * x[terms + i]) / 2);
     }
+    const Eigen::MatrixXd normal = basis.transpose() * basis / double(fit_points) +
+                                   ridge * Eigen::MatrixXd::Identity(terms, terms);
+    x.head(terms) = normal.ldlt().solve(basis.transpose() * y / double(fit_points));
+    return x;
+}
+
+// L-BFGS from x; the last accepted point when a line search stalls (LBFGSpp throws at a near-optimum).
+Eigen::VectorXd minimise(const mixture_objective& obj, Eigen::VectorXd x) {
     LBFGSpp::LBFGSParam<double> param;
     param.epsilon = 1e-12;
     param.max_iterations = 2000;
@@ -167,13 +172,18 @@ signed_mixture_fit fit_signed_mixture(unsigned p, double a, unsigned terms) {
         solver.minimize(obj, x, fx);
         best = x;
     } catch (const std::exception&) {
-        // LBFGSpp throws when a line search stalls at a (near-)optimum; x holds the last accepted point.
         if (x.allFinite()) best = x;
     }
+    return best;
+}
+
+// The fit of parameters x with its errors against the target; throws if it diverged.
+signed_mixture_fit fit_of(const mixture_objective& obj, const Eigen::VectorXd& x) {
+    const unsigned terms = obj.terms;
     signed_mixture_fit fit;
     for (unsigned i = 0; i < terms; ++i) {
-        fit.weights.push_back(best[i]);
-        fit.sigmas.push_back(std::exp(best[terms + i]));
+        fit.weights.push_back(x[i]);
+        fit.sigmas.push_back(std::exp(x[terms + i]));
     }
     for (unsigned k = 0; k < fit_points; ++k) {
         double model = 0.0;
@@ -187,6 +197,15 @@ signed_mixture_fit fit_signed_mixture(unsigned p, double a, unsigned terms) {
         if (!std::isfinite(fit.weights[i]) || !std::isfinite(fit.sigmas[i]) || !(fit.sigmas[i] > 0))
             throw std::runtime_error("fit_signed_mixture: the fit diverged");
     return fit;
+}
+
+}  // namespace
+
+signed_mixture_fit fit_signed_mixture(unsigned p, double a, unsigned terms) {
+    if (p == 0 || !(a >= 2.0) || !std::isfinite(a) || terms == 0 || terms > 32)
+        throw std::invalid_argument("fit_signed_mixture: needs p >= 1, finite a >= 2 and 1..32 terms");
+    const mixture_objective obj = make_objective(p, a, terms);
+    return fit_of(obj, minimise(obj, least_squares_start(obj, p, a)));
 }
 
 }  // namespace kfm::offline

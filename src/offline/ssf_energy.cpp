@@ -167,6 +167,50 @@ std::vector<std::uint32_t> ssf_random_index_set(unsigned m, unsigned n, rng& r) 
     return pool;
 }
 
+namespace {
+
+// The frequencies a position may move to: the unused ones except 0, or a random subset of max_candidates
+// of them, drawn serially so the choice never depends on threads.
+void candidate_frequencies(const std::vector<bool>& used, unsigned max_candidates, rng& pick,
+                           std::vector<std::uint32_t>& out) {
+    out.clear();
+    for (std::uint32_t f = 1; f < used.size(); ++f)
+        if (!used[f]) out.push_back(f);
+    if (out.size() <= max_candidates) return;
+    for (unsigned j = 0; j < max_candidates; ++j) {
+        const auto other = j + std::size_t(pick.below(out.size() - j));
+        std::swap(out[j], out[other]);
+    }
+    out.resize(max_candidates);
+}
+
+// trial[j] = the energy with `position` moved to candidates[j], on up to `threads` threads.
+void energies_if_replaced(const ssf_energy_state& state, unsigned position, const std::vector<std::uint32_t>& candidates,
+                          unsigned n, unsigned threads, std::vector<double>& trial) {
+    trial.assign(candidates.size(), 0.0);
+    auto evaluate = [&](std::size_t begin, std::size_t end) {
+        for (std::size_t j = begin; j < end; ++j) trial[j] = state.energy_if_replaced(position, candidates[j]);
+    };
+    // Threads only pay off when a position's work is well above the cost of starting them.
+    const std::size_t work = candidates.size() * std::size_t(n);
+    const unsigned use = work < (1u << 16) ? 1u : unsigned(std::min<std::size_t>(threads, candidates.size()));
+    if (use <= 1) {
+        evaluate(0, candidates.size());
+        return;
+    }
+    std::vector<std::thread> pool;
+    const std::size_t chunk = (candidates.size() + use - 1) / use;
+    for (unsigned t = 1; t < use; ++t) {
+        const std::size_t b = std::min(candidates.size(), t * chunk);
+        const std::size_t e = std::min(candidates.size(), b + chunk);
+        pool.emplace_back(evaluate, b, e);
+    }
+    evaluate(0, std::min(candidates.size(), chunk));
+    for (auto& th : pool) th.join();
+}
+
+}  // namespace
+
 ssf_optimiser_result ssf_optimise_index_set(unsigned m, unsigned n, std::uint64_t seed,
                                             const ssf_optimiser_options& options) {
     check_sizes(m, n);
@@ -183,53 +227,19 @@ ssf_optimiser_result ssf_optimise_index_set(unsigned m, unsigned n, std::uint64_
     ssf_optimiser_result result;
     double current = state.energy();
     result.energy.push_back(current);
-    std::vector<std::uint32_t> free_list, candidates;
+    std::vector<std::uint32_t> candidates;
     std::vector<double> trial;
 
+    // Coordinate descent: each sweep moves every position to its best candidate frequency, if that lowers
+    // the energy.
     for (unsigned sweep = 1; sweep <= options.max_sweeps; ++sweep) {
         bool improved = false;
         for (unsigned position = 0; position < m; ++position) {
-            free_list.clear();
-            for (std::uint32_t f = 1; f < n; ++f) {
-                if (!used[f]) free_list.push_back(f);
-            }
-            if (free_list.empty()) break;
-            if (free_list.size() > options.max_candidates) {
-                // A random subset, drawn serially so the choice never depends on threads.
-                for (unsigned j = 0; j < options.max_candidates; ++j) {
-                    const auto other = j + std::size_t(pick.below(free_list.size() - j));
-                    std::swap(free_list[j], free_list[other]);
-                }
-                free_list.resize(options.max_candidates);
-            }
-            candidates.swap(free_list);
-            trial.assign(candidates.size(), 0.0);
-
-            auto evaluate = [&](std::size_t begin, std::size_t end) {
-                for (std::size_t j = begin; j < end; ++j) trial[j] = state.energy_if_replaced(position, candidates[j]);
-            };
-            // Threads only pay off when a position's work is well above the cost of starting them.
-            const std::size_t work = candidates.size() * std::size_t(n);
-            const unsigned use = work < (1u << 16) ? 1u : unsigned(std::min<std::size_t>(threads, candidates.size()));
-            if (use <= 1) {
-                evaluate(0, candidates.size());
-            } else {
-                std::vector<std::thread> pool;
-                const std::size_t chunk = (candidates.size() + use - 1) / use;
-                for (unsigned t = 1; t < use; ++t) {
-                    const std::size_t b = std::min(candidates.size(), t * chunk);
-                    const std::size_t e = std::min(candidates.size(), b + chunk);
-                    pool.emplace_back(evaluate, b, e);
-                }
-                evaluate(0, std::min(candidates.size(), chunk));
-                for (auto& th : pool) th.join();
-            }
-
+            candidate_frequencies(used, options.max_candidates, pick, candidates);
+            if (candidates.empty()) break;
+            energies_if_replaced(state, position, candidates, n, threads, trial);
             // Fixed order, first minimum wins: identical for any thread count.
-            std::size_t best = 0;
-            for (std::size_t j = 1; j < trial.size(); ++j) {
-                if (trial[j] < trial[best]) best = j;
-            }
+            const std::size_t best = std::size_t(std::min_element(trial.begin(), trial.end()) - trial.begin());
             // Gains below rounding of the sum are noise; requiring a real decrease also rules out cycles.
             if (trial[best] < current - 1e-12 * std::abs(current)) {
                 used[state.index_set()[position]] = false;

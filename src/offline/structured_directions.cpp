@@ -1,19 +1,22 @@
-// Sign diagonals of the hadamard direction blocks and butterfly networks shared by the GORF and SRF builders.
+// Sign diagonals of the hadamard direction blocks and butterfly networks, and the dense or structured
+// projection rows, shared by the GORF and SRF builders.
 #include "offline/structured_directions.hpp"
 
+#include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
 #include "offline/butterfly_angles.hpp"
 #include "offline/random.hpp"
+#include "runtime/bits.hpp"
 
 namespace kfm::offline {
 
 hadamard_directions make_hadamard_directions(unsigned d, std::uint32_t rows, std::uint64_t seed) {
     if (d == 0 || rows == 0 || d > (1u << 24)) throw std::invalid_argument("hadamard directions: bad dimensions");
     hadamard_directions h;
-    h.d2 = 1;
-    while (h.d2 < d) h.d2 *= 2;
+    h.d2 = std::uint32_t(1) << detail::ceil_log2(d);
     h.blocks = (rows + h.d2 - 1) / h.d2;
     h.row_scale = std::sqrt(double(h.d2) / double(d));
     const std::uint32_t stride = format::hadamard_sign_stride(h.d2);
@@ -36,7 +39,7 @@ void set_hadamard_projection(format::map_meta& m, const hadamard_directions& h, 
 butterfly_directions make_butterfly_directions(unsigned d, std::uint32_t rows, std::uint64_t seed) {
     if (d == 0 || rows == 0 || d > (1u << 24)) throw std::invalid_argument("butterfly directions: bad dimensions");
     butterfly_directions b;
-    b.d2 = std::uint32_t(1) << butterfly_log2_size(d);
+    b.d2 = std::uint32_t(1) << detail::ceil_log2(d);
     b.blocks = (rows + d - 1) / d;
     rng r(seed);
     for (std::uint32_t k = 0; k < b.blocks; ++k) {
@@ -84,6 +87,58 @@ void add_direction_sections(std::vector<section>& sections, const structured_dir
         sections.push_back(make_u32_section(format::tag::permutation, s.network.permutation));
     } else {
         sections.push_back(make_bits_section(format::tag::signs, s.hadamard.signs));
+    }
+}
+
+namespace {
+
+// rows unit directions, rows x d row-major: iid uniform on the sphere, or rows of stacked Haar blocks.
+std::vector<double> unit_directions(unsigned rows, unsigned d, bool orthogonal, std::uint64_t seed) {
+    std::vector<double> u(std::size_t(rows) * d);
+    rng r(seed);
+    if (!orthogonal) {
+        for (unsigned i = 0; i < rows; ++i) r.unit_sphere(&u[std::size_t(i) * d], d);
+        return u;
+    }
+    for (unsigned begin = 0; begin < rows; begin += d) {
+        const Eigen::MatrixXd q = haar_orthogonal(d, r);
+        const unsigned take = std::min(d, rows - begin);
+        for (unsigned i = 0; i < take; ++i)
+            for (unsigned j = 0; j < d; ++j) u[std::size_t(begin + i) * d + j] = q(i, j);
+    }
+    return u;
+}
+
+}  // namespace
+
+direction_rows make_direction_rows(const std::string& kind, unsigned d, const std::vector<double>& radii,
+                                   bool orthogonal, std::uint64_t seed) {
+    const auto rows = static_cast<std::uint32_t>(radii.size());
+    direction_rows out;
+    out.structured = kind != "dense";
+    if (out.structured) {
+        out.blocks = make_structured_directions(kind, d, rows, seed);
+        for (double r : radii) out.scales.push_back(static_cast<float>(r * out.blocks.row_scale()));
+        return out;
+    }
+    const std::vector<double> u = unit_directions(rows, d, orthogonal, seed);
+    out.dense.resize(u.size());
+    for (std::uint32_t i = 0; i < rows; ++i)
+        for (unsigned j = 0; j < d; ++j)
+            out.dense[std::size_t(i) * d + j] = static_cast<float>(radii[i] * u[std::size_t(i) * d + j]);
+    return out;
+}
+
+void set_direction_rows_projection(format::map_meta& m, const direction_rows& rows, unsigned d) {
+    if (rows.structured) set_structured_projection(m, rows.blocks, d, static_cast<std::uint32_t>(rows.scales.size()));
+}
+
+void add_direction_rows_sections(std::vector<section>& sections, const direction_rows& rows) {
+    if (rows.structured) {
+        add_direction_sections(sections, rows.blocks);
+        sections.push_back(make_f32_section(format::tag::scales, rows.scales));
+    } else {
+        sections.push_back(make_f32_section(format::tag::dense, rows.dense));
     }
 }
 

@@ -53,4 +53,22 @@ void set_structured_projection(format::map_meta& meta, const structured_directio
 // Appends the direction sections (SIGN, or BFLY and PERM).
 void add_direction_sections(std::vector<section>& sections, const structured_directions& s);
 
+// The projection rows r_i u_i of GORF and SRF: one row per radius, u_i unit directions of the kind asked
+// for. "dense": u_i iid uniform on the sphere, or the rows of stacked Haar-orthogonal d x d blocks when
+// `orthogonal`, and the rows r_i u_i go to the DENS section. "hadamard" | "butterfly": structured blocks,
+// and r_i times the blocks' row scale go to the SCAL section. `seed` is the directions' own stream.
+struct direction_rows {
+    bool structured = false;
+    structured_directions blocks;  // structured only
+    std::vector<float> dense;      // dense only: rows x d, row-major
+    std::vector<float> scales;     // structured only: one per row
+};
+
+direction_rows make_direction_rows(const std::string& kind, unsigned d, const std::vector<double>& radii,
+                                   bool orthogonal, std::uint64_t seed);
+// Structured rows: sets the projection fields of the meta record (dense rows keep the dense projection).
+void set_direction_rows_projection(format::map_meta& meta, const direction_rows& rows, unsigned d);
+// Appends DENS, or the direction sections and SCAL.
+void add_direction_rows_sections(std::vector<section>& sections, const direction_rows& rows);
+
 }  // namespace kfm::offline

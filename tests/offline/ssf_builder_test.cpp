@@ -66,7 +66,7 @@ TEST_CASE("ssf storage is O(d): d = 784, D = 8192 midpoint under 16 KiB, far bel
     const section* scales = find(with_radii, fmt::tag::scales);
     REQUIRE(scales != nullptr);
     CHECK(scales->count == 4096);
-    CHECK(with_radii.meta.method_flags == 1u);
+    CHECK(with_radii.meta.method_flags == fmt::method_flag_ssf_shifted_radii);
 }
 
 TEST_CASE("ssf sizes: odd d pads to even, outputs round up to whole points") {
