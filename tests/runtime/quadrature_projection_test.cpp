@@ -14,6 +14,7 @@
 #include "offline/random.hpp"
 #include "offline/simplex.hpp"
 #include "runtime/projection.hpp"
+#include "runtime/bits.hpp"
 #include "runtime/map_state.hpp"
 
 using namespace kfm;
@@ -135,13 +136,14 @@ TEST_CASE("butterfly_simplex: the runtime network is orthogonal (Q^T Q = I) and 
             if (!isa_available(i)) continue;
             CAPTURE(d);
             const map view = test::open_or_fail(x, i);
+            const detail::map_state& st = *detail::state_of(view);
             // Columns of M from unit vectors through the kernel, then M^T M = I.
             std::vector<float> m(std::size_t(d) * d), scratch(d);
             for (unsigned c = 0; c < d; ++c) {
                 float* col = m.data() + std::size_t(c) * d;
                 col[c] = 1.0f;
-                kfm::detail::state_of(view)->kernels->butterfly(col, d, offline::butterfly_log2_size(d), kfm::detail::state_of(view)->butterfly, kfm::detail::state_of(view)->permutation, kfm::detail::state_of(view)->meta->repeats, false,
-                                        scratch.data());
+                st.kernels->butterfly(col, d, detail::ceil_log2(d), st.butterfly, st.permutation, st.meta->repeats, false,
+                                      scratch.data());
             }
             double worst = 0.0;
             for (unsigned a = 0; a < d; ++a)
@@ -176,9 +178,10 @@ TEST_CASE("butterfly_simplex: the simplex stage equals V^T (M x) in double, also
             CAPTURE(d);
             CAPTURE(std::string(isa_name(i)));
             const map view = test::open_or_fail(x, i);
+            const detail::map_state& st = *detail::state_of(view);
             std::vector<float> y(in), scratch(d);
-            kfm::detail::state_of(view)->kernels->butterfly(y.data(), d, offline::butterfly_log2_size(d), kfm::detail::state_of(view)->butterfly, kfm::detail::state_of(view)->permutation,
-                                    kfm::detail::state_of(view)->meta->repeats, false, scratch.data());
+            st.kernels->butterfly(y.data(), d, detail::ceil_log2(d), st.butterfly, st.permutation, st.meta->repeats, false,
+                                  scratch.data());
             std::vector<double> t_ref(d + 1);
             double below = 0.0;
             for (unsigned j = 0; j < d; ++j) {
