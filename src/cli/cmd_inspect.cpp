@@ -66,7 +66,7 @@ int run_inspect(const std::vector<std::string>& argv) {
     if (args.has("--json")) {
         std::string j = "{";
         j += "\"file\": " + json_string(file.path);
-        j += ", \"file_bytes\": " + std::to_string(file.size);
+        j += ", \"file_bytes\": " + std::to_string(file.size());
         j += ", \"format_version\": " + json_string(version);
         j += ", \"method\": " + json_string(method);
         j += ", \"kernel\": " + json_string(kernel);
@@ -102,7 +102,7 @@ int run_inspect(const std::vector<std::string>& argv) {
         return 0;
     }
 
-    std::printf("file              %s (%zu bytes, format %s)\n", file.path.c_str(), file.size, version.c_str());
+    std::printf("file              %s (%zu bytes, format %s)\n", file.path.c_str(), file.size(), version.c_str());
     std::printf("method            %s\n", method.c_str());
     std::printf("kernel            %s (%s)\n", kernel.c_str(), params.text.c_str());
     std::printf("input_dim         %u%s\n", m.input_dim, normalizes ? " (inputs scaled to unit norm)" : "");
