@@ -108,7 +108,7 @@ static_assert(__STDCPP_DEFAULT_NEW_ALIGNMENT__ >= 8, "std::vector<std::uint8_t> 
 void write_map_file(const std::string& path, const map_contents& map) {
     const std::vector<std::uint8_t> bytes = serialize(map);
     kfm::map_view view;
-    const kfm::status s = kfm::open(bytes.data(), bytes.size(), &view, kfm::isa::scalar);
+    const kfm::status s = kfm::open(bytes.data(), bytes.size(), &view);
     if (s != kfm::status::ok)
         throw std::invalid_argument(std::string("the map was not written: kfm::open would refuse it (") +
                                     kfm::status_string(s) + ")");
