@@ -42,9 +42,10 @@ struct scratch {
     std::string path(const std::string& name) const { return (dir / name).string(); }
 
     // Runs `kfm <args>` inside the directory (args are shell words; the tests pass only safe names),
-    // after the shell commands `setup` (e.g. "umask 077"), which affect only this run.
-    run_result kfm(const std::string& args, const std::string& setup = "true") const {
-        const std::string command = "cd '" + dir.string() + "' && " + setup + " && '" + KFM_CLI_PATH + "' " + args +
+    // after the shell commands `setup` (e.g. "umask 077"), which affect only this run, and under the
+    // command `wrapper` (e.g. "timeout 10").
+    run_result kfm(const std::string& args, const std::string& setup = "true", const std::string& wrapper = "") const {
+        const std::string command = "cd '" + dir.string() + "' && " + setup + " && " + wrapper + " '" + KFM_CLI_PATH + "' " + args +
                                     " >'" + path(".stdout") + "' 2>'" + path(".stderr") + "'";
         const int status = std::system(command.c_str());
         run_result r;

@@ -259,7 +259,7 @@ TEST_CASE("input files: a directory, device or FIFO is refused by name, never re
     fs::create_directory(s.path("d"));
     REQUIRE(::mkfifo(s.path("fifo").c_str(), 0644) == 0);
     // The limits keep a regression from reading /dev/zero into all memory or waiting on the FIFO forever.
-    const std::string bounded = "ulimit -v 4000000 && ulimit -t 20";
+    const std::string memory_limit = "ulimit -v 4000000", time_limit = "timeout 10";
     const struct {
         std::string args, fragment;
     } cases[] = {
@@ -278,7 +278,7 @@ TEST_CASE("input files: a directory, device or FIFO is refused by name, never re
     for (const auto& c : cases) {
         CAPTURE(c.args);
         run_result r;
-        const double t = seconds([&] { r = s.kfm(c.args, bounded); });
+        const double t = seconds([&] { r = s.kfm(c.args, memory_limit, time_limit); });
         check_error(r, c.fragment);
         CHECK(t < 1.0);
         CHECK(!fs::exists(s.path("F.npy")));
