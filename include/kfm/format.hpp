@@ -12,6 +12,10 @@ inline constexpr std::uint16_t version_minor = 0;
 inline constexpr std::uint32_t endian_tag = 0x01020304u;  // reads back as 0x04030201 on a big-endian host
 inline constexpr std::uint32_t section_alignment = 64;
 inline constexpr std::uint32_t max_sections = 64;
+// Largest input_dim, work_dim, projection_dim and output_dim a map may have: open() refuses anything
+// above it (so that workspace sizes never overflow, even with a 32-bit size_t) and the builders refuse
+// options that would exceed it.
+inline constexpr std::uint32_t max_dim = 1u << 24;
 
 // 64 bytes at offset 0. Every reserved byte is zero.
 struct file_header {

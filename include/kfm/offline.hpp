@@ -73,8 +73,24 @@ map_contents build_map(const build_options& options);
 // Serialises to the exact file bytes (header, table, aligned sections, checksums).
 std::vector<std::uint8_t> serialize(const map_contents& map);
 
-// Writes to a temporary file beside `path` and renames it; on failure nothing is left behind.
+// Serialises `map`, checks the bytes with the runtime's own kfm::open, and writes them with
+// write_file_atomic. Throws std::invalid_argument with open's status (and writes nothing) when the
+// runtime would refuse the file: every map writer goes through here, so none writes a file open refuses.
+void write_map_file(const std::string& path, const map_contents& map);
+
+// Writes `bytes` to `path` atomically (docs/reliability.md, "Output files"): a temporary file beside the
+// target is written, flushed and renamed over it. A symbolic link is followed (its target is replaced);
+// an existing target that is not a regular file is refused; an existing file keeps its mode, a new one
+// gets 0666 & ~umask. On any failure (including EFBIG from a file size limit) nothing is left behind.
 void write_file_atomic(const std::string& path, const std::vector<std::uint8_t>& bytes);
+
+// Reads the whole of a regular file (a symbolic link to one is followed). Throws std::runtime_error
+// "<path>: <reason>" for a directory, device, FIFO or socket ("is a directory", ...) instead of reading
+// it, so an endless input cannot exhaust memory; reads exactly the size the file has when opened.
+std::vector<std::uint8_t> read_regular_file(const std::string& path);
+
+// Whether two paths name the same existing file (same device and inode, after following symbolic links).
+bool same_file(const std::string& a, const std::string& b);
 
 // Exact kernel value for x, y of length d (sphere kernels normalise their inputs).
 double exact_kernel(const kernel_spec& kernel, const double* x, const double* y, unsigned d);

@@ -80,7 +80,11 @@ double parse_real(const std::string& option, const std::string& text) {
     const double v = text.empty() ? 0.0 : std::strtod(text.c_str(), &end);
     if (text.empty() || end != text.c_str() + text.size() || text.find_first_of(" \t\n") != std::string::npos)
         usage_error(option + " expects a number, got '" + text + "'");
-    if (errno == ERANGE || !std::isfinite(v)) usage_error(option + " value '" + text + "' is not a finite number");
+    if (!std::isfinite(v)) usage_error(option + " value '" + text + "' is not a finite number");
+    // ERANGE with a finite result is underflow: a subnormal is a valid value (whether it is usable is
+    // the builder's call), only a non-zero text that rounds to zero is unrepresentable.
+    if (errno == ERANGE && v == 0.0)
+        usage_error(option + " " + text + " is too small: it is below the smallest double and rounds to 0");
     return v;
 }
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kfm/kfm.hpp"
@@ -54,16 +55,22 @@ private:
 std::uint64_t parse_u64(const std::string& option, const std::string& text);
 double parse_real(const std::string& option, const std::string& text);
 
-// A .kfm file read into 8-byte aligned memory and verified by kfm::open. The view points into `bytes`.
+// A .kfm file read into memory and verified by kfm::open. The view points into `storage`, whose data
+// (from the default operator new) is 8-byte aligned as open requires.
 struct loaded_map {
     std::string path;
-    std::unique_ptr<std::uint64_t[]> storage;
-    std::size_t size = 0;
+    std::vector<std::uint8_t> storage;
     kfm::map view;
-    const void* bytes() const { return storage.get(); }
+    std::size_t size() const { return storage.size(); }
+    const void* bytes() const { return storage.data(); }
 };
-// Throws cli_error("<path>: <status text>") when the file cannot be read or does not verify.
+// Throws cli_error("<path>: <reason>") when the file is not a readable regular file or does not verify.
 loaded_map load_map(const std::string& path, kfm::isa requested = kfm::isa::automatic);
+
+// Usage error when the output `out` (given as `out_option`) is the same file as one of the inputs
+// (option, path), compared by device and inode so that ./a, a, hard and symbolic links all match.
+void refuse_overwriting_inputs(const std::string& out_option, const std::string& out,
+                               const std::vector<std::pair<std::string, std::string>>& inputs);
 
 // A 64-byte aligned scratch buffer for the runtime's workspace (SIMD kernels may want the alignment).
 class aligned_buffer {

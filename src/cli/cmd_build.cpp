@@ -1,4 +1,4 @@
-// `kfm build`: parse the method, kernel and options, build the map offline, write it atomically.
+// `kfm build`: parse the method, kernel and options, build the map offline, verify and write it atomically.
 #include <cstdio>
 
 #include "cli/cli.hpp"
@@ -77,7 +77,7 @@ int run_build(const std::vector<std::string>& argv) {
 
     // build_map throws std::invalid_argument for impossible parameters; main reports it.
     const offline::map_contents map = offline::build_map(options);
-    offline::write_file_atomic(out, offline::serialize(map));
+    offline::write_map_file(out, map);
     std::printf("wrote %s (%s, %s, input_dim %u, output_dim %u)\n", out.c_str(),
                  offline::method_name(options.method), offline::kernel_name(options.kernel.kind),
                  map.meta.input_dim, map.meta.output_dim);

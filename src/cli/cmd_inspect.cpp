@@ -67,7 +67,7 @@ int run_inspect(const std::vector<std::string>& argv) {
     if (args.has("--json")) {
         std::string j = "{";
         j += "\"file\": " + json_string(file.path);
-        j += ", \"file_bytes\": " + std::to_string(file.size);
+        j += ", \"file_bytes\": " + std::to_string(file.size());
         j += ", \"workspace_bytes\": " + std::to_string(kfm::workspace_bytes(v));  // per vector, docs/embedding.md
         j += ", \"format_version\": " + json_string(version);
         j += ", \"method\": " + json_string(method);
@@ -104,7 +104,7 @@ int run_inspect(const std::vector<std::string>& argv) {
         return 0;
     }
 
-    std::printf("file              %s (%zu bytes, format %s)\n", file.path.c_str(), file.size, version.c_str());
+    std::printf("file              %s (%zu bytes, format %s)\n", file.path.c_str(), file.size(), version.c_str());
     std::printf("workspace         %zu bytes per transformed vector\n", kfm::workspace_bytes(v));
     std::printf("method            %s\n", method.c_str());
     std::printf("kernel            %s (%s)\n", kernel.c_str(), params.text.c_str());

@@ -12,6 +12,7 @@ int run_map(const std::vector<std::string>& argv) {
     const std::string in_path = args.value("--in");
     const std::string out_path = args.value("--out");
     if (out_path.empty()) usage_error("--out needs a file name");
+    refuse_overwriting_inputs("--out", out_path, {{"FILE", args.positional()[0]}, {"--in", in_path}});
 
     const loaded_map file = load_map(args.positional()[0]);
     const kfm::map& v = file.view;

@@ -26,6 +26,10 @@ commands:
 
 Errors print one line 'kfm: error: ...' on stderr and exit non-zero (2 for a wrong command line);
 no output file is left behind.
+
+Files: an output replaces a regular file atomically (the target of a symbolic link; the file's mode is
+kept, a new file gets 0666 & ~umask); an output path that is a directory, device or FIFO, or that is an
+input of the same command, is refused. Inputs must be regular files.
 )";
 
 const char* const build_help = R"(usage: kfm build --method M --kernel K --input-dim d --features D [--seed S] -o FILE

@@ -1,35 +1,32 @@
 // Reading a .kfm file into aligned memory and opening it with the runtime, the buffers and input checks
 // the commands that run a map share, and the names of the format's enums used in reports.
-#include <cerrno>
 #include <cmath>
 #include <new>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 
 #include "cli/cli.hpp"
+#include "kfm/offline.hpp"
 
 namespace kfm::cli {
 
 loaded_map load_map(const std::string& path, kfm::isa requested) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec))
-        throw cli_error(path + ": " + (std::filesystem::exists(path, ec) ? "not a regular file" : "no such file"));
-    std::ifstream in(path, std::ios::binary | std::ios::ate);
-    if (!in) throw cli_error(path + ": cannot open: " + std::strerror(errno));
-    const std::streamoff end = in.tellg();
-    if (end < 0) throw cli_error(path + ": cannot determine the file size");
     loaded_map m;
     m.path = path;
-    m.size = static_cast<std::size_t>(end);
-    // kfm::open needs 8-byte alignment: read into uint64 storage, rounded up.
-    m.storage.reset(new std::uint64_t[(m.size + 7) / 8 + 1]());
-    in.seekg(0);
-    if (!in.read(reinterpret_cast<char*>(m.storage.get()), static_cast<std::streamsize>(m.size)))
-        throw cli_error(path + ": read error");
-    const kfm::status s = kfm::open(m.storage.get(), m.size, &m.view, requested);
+    try {
+        m.storage = offline::read_regular_file(path);
+    } catch (const std::runtime_error& e) {
+        throw cli_error(e.what());
+    }
+    const kfm::status s = kfm::open(m.storage.data(), m.storage.size(), &m.view, requested);
     if (s != kfm::status::ok) throw cli_error(path + ": " + kfm::status_string(s));
     return m;
+}
+
+void refuse_overwriting_inputs(const std::string& out_option, const std::string& out,
+                               const std::vector<std::pair<std::string, std::string>>& inputs) {
+    for (const auto& [option, path] : inputs)
+        if (offline::same_file(out, path))
+            usage_error(out_option + " " + out + " is the same file as " + option + " " + path +
+                        " (kfm never overwrites an input)");
 }
 
 aligned_buffer::aligned_buffer(std::size_t bytes)

@@ -3,10 +3,7 @@
 // matching so that any malformed or hostile header yields a message instead of a misread.
 #include "offline/npy.hpp"
 
-#include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <stdexcept>
 #include <utility>
@@ -256,10 +253,7 @@ npy_array parse_npy(const std::uint8_t* bytes, std::size_t size, const std::stri
 }
 
 npy_array read_npy(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) fail(path, std::string("cannot open: ") + std::strerror(errno));
-    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) fail(path, "read error");
+    const std::vector<std::uint8_t> bytes = read_regular_file(path);
     return parse_npy(bytes.data(), bytes.size(), path);
 }
 

@@ -23,6 +23,7 @@ struct npy_array {
 };
 
 // Reads and validates a whole .npy file. Throws std::runtime_error ("<path>: <reason>") on any problem.
+// Only a regular file is read (read_regular_file): a directory, device or FIFO is refused by name.
 npy_array read_npy(const std::string& path);
 
 // Parses .npy bytes already in memory; `name` prefixes error messages. Never reads outside [bytes, size).

@@ -1,10 +1,12 @@
 // The v1 writer: header, section table, META then the given sections at 64-byte aligned offsets with
 // zero padding, per-section CRC-32C and the header CRC over header (crc field zeroed) plus table.
-// docs/format.md is the specification this must match byte for byte.
+// docs/format.md is the specification this must match byte for byte. write_map_file is the one way a
+// map reaches the disk: it runs the runtime's own verifier on the bytes before writing them.
 #include <cstring>
 #include <stdexcept>
 #include <string>
 
+#include "kfm/kfm.hpp"
 #include "kfm/offline.hpp"
 #include "runtime/crc32c.hpp"
 
@@ -98,6 +100,19 @@ std::vector<std::uint8_t> serialize(const map_contents& map) {
     h.header_crc = detail::crc32c(out.data(), header_bytes);
     std::memcpy(out.data() + offsetof(format::file_header, header_crc), &h.header_crc, sizeof(h.header_crc));
     return out;
+}
+
+// kfm::open needs 8-byte aligned bytes; a vector's storage comes from the default operator new.
+static_assert(__STDCPP_DEFAULT_NEW_ALIGNMENT__ >= 8, "std::vector<std::uint8_t> storage is 8-byte aligned");
+
+void write_map_file(const std::string& path, const map_contents& map) {
+    const std::vector<std::uint8_t> bytes = serialize(map);
+    kfm::map view;
+    const kfm::status s = kfm::open(bytes.data(), bytes.size(), &view);
+    if (s != kfm::status::ok)
+        throw std::invalid_argument(std::string("the map was not written: kfm::open would refuse it (") +
+                                    kfm::status_string(s) + ")");
+    write_file_atomic(path, bytes);
 }
 
 }  // namespace kfm::offline

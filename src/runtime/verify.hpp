@@ -17,6 +17,6 @@ status verify_container(const std::uint8_t* bytes, std::size_t size, map_state* 
 status verify_map(const map_state& state) noexcept;
 
 // Largest dimension open() accepts, so that workspace sizes never overflow even with a 32-bit size_t.
-inline constexpr std::uint32_t max_dim = 1u << 24;
+inline constexpr std::uint32_t max_dim = format::max_dim;
 
 }  // namespace kfm::detail

@@ -17,52 +17,13 @@
 #include <string>
 #include <vector>
 
+#include "cli/cli_harness.hpp"
 #include "kfm/kfm.hpp"
 #include "offline/npy.hpp"
 
-namespace fs = std::filesystem;
+using namespace kfm_cli_test;
 
 namespace {
-
-struct run_result {
-    int exit_code = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-// A scratch directory removed at the end of the test case.
-struct scratch {
-    fs::path dir;
-    scratch() {
-        static int counter = 0;
-        dir = fs::temp_directory_path() / ("kfm_cli_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-        fs::create_directories(dir);
-    }
-    ~scratch() {
-        std::error_code ec;
-        fs::remove_all(dir, ec);
-    }
-    std::string path(const std::string& name) const { return (dir / name).string(); }
-
-    // Runs `kfm <args>` inside the directory (args are shell words; the tests pass only safe names).
-    run_result kfm(const std::string& args) const {
-        const std::string command = "cd '" + dir.string() + "' && '" + KFM_CLI_PATH + "' " + args +
-                                    " >'" + path(".stdout") + "' 2>'" + path(".stderr") + "'";
-        const int status = std::system(command.c_str());
-        run_result r;
-        r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-        r.out = slurp(dir / ".stdout");
-        r.err = slurp(dir / ".stderr");
-        fs::remove(dir / ".stdout");
-        fs::remove(dir / ".stderr");
-        return r;
-    }
-};
 
 // The number after "key": in a flat JSON text (the tests' JSON has unique key names).
 double json_value(const std::string& json, const std::string& key) {
@@ -74,16 +35,6 @@ double json_value(const std::string& json, const std::string& key) {
 
 bool has_string_field(const std::string& json, const std::string& key, const std::string& value) {
     return json.find("\"" + key + "\": \"" + value + "\"") != std::string::npos;
-}
-
-void check_error(const run_result& r, const std::string& fragment) {
-    CAPTURE(r.err);
-    CHECK(r.exit_code != 0);
-    CHECK(r.exit_code < 128);  // an exit, not a signal
-    CHECK(r.out.empty());
-    CHECK(r.err.rfind("kfm: error: ", 0) == 0);
-    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-    CHECK(r.err.find(fragment) != std::string::npos);
 }
 
 // A version 1.0 .npy file with an arbitrary descr and raw payload (for dtypes the writer does not make).
@@ -317,7 +268,7 @@ TEST_CASE("cli: every error is one line on stderr, a non-zero exit and no output
         {"map flipped.kfm --in X.npy --out out.npy", "flipped.kfm: "},
         {"map m.kfm --in X.npy", "needs --out"},
         {"map m.kfm --out out.npy", "needs --in"},
-        {"map m.kfm --in absent.npy --out out.npy", "absent.npy: cannot open"},
+        {"map m.kfm --in absent.npy --out out.npy", "absent.npy: no such file"},
         {"map m.kfm --in X4.npy --out out.npy", "input_dim is 5"},
         {"map m.kfm --in nan.npy --out out.npy", "row 1, column 2 is NaN"},
         {"map m.kfm --in inf.npy --out out.npy", "row 0, column 0 is infinite"},

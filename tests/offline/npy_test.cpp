@@ -226,7 +226,14 @@ TEST_CASE("npy: write_npy_f32 writes atomically and read_npy reads the file") {
         kfm::offline::read_npy((dir / "absent.npy").string());
         FAIL("read_npy of a missing file must throw");
     } catch (const std::runtime_error& e) {
-        CHECK(std::string(e.what()).find("absent.npy: cannot open") != std::string::npos);
+        CHECK(std::string(e.what()).find("absent.npy: no such file") != std::string::npos);
+    }
+    // Only regular files are read: a directory is refused by name (not read, not a stream error).
+    try {
+        kfm::offline::read_npy(dir.string());
+        FAIL("read_npy of a directory must throw");
+    } catch (const std::runtime_error& e) {
+        CHECK(std::string(e.what()) == dir.string() + ": is a directory, not a regular file");
     }
     fs::remove_all(dir);
 }
