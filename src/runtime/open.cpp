@@ -1,34 +1,11 @@
 // open(): verifies a whole .kfm buffer once (container, map, projection-specific sections), chooses
 // the compute kernels, and only then publishes the view to the caller.
-#include <cstdlib>
-
 #include "kernels/kernel_table.hpp"
+#include "runtime/isa_registry.hpp"
 #include "runtime/projection.hpp"
 #include "runtime/verify.hpp"
 
 namespace kfm {
-namespace {
-
-// The ISA to use: the requested one, or for isa::automatic the KFM_ISA override (x86) or the best one.
-status choose_isa(isa requested, isa* chosen) {
-    if (static_cast<std::uint32_t>(requested) > static_cast<std::uint32_t>(isa::neon32)) return status::unknown_isa;
-    if (requested == isa::automatic) {
-#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
-        const char* env = std::getenv("KFM_ISA");
-        if (env != nullptr && env[0] != '\0') {
-            isa from_env = isa::automatic;
-            if (status s = isa_from_name(env, &from_env); s != status::ok) return s;
-            requested = from_env;
-        }
-#endif
-        if (requested == isa::automatic) requested = detail::best_isa();
-    }
-    *chosen = requested;
-    return status::ok;
-}
-
-}  // namespace
-
 status open(const void* bytes, std::size_t size, map_view* out, isa requested) noexcept {
     if (bytes == nullptr || out == nullptr) return status::null_argument;
     if (size < sizeof(format::file_header)) return status::file_too_small;
@@ -41,9 +18,8 @@ status open(const void* bytes, std::size_t size, map_view* out, isa requested) n
     if (status s = detail::projection_ops_for(view.meta->projection)->verify(view); s != status::ok) return s;
 
     isa chosen = isa::automatic;
-    if (status s = choose_isa(requested, &chosen); s != status::ok) return s;
-    const detail::kernel_table* kernels = detail::kernels_for(chosen);
-    if (kernels == nullptr) return status::isa_unavailable;
+    const detail::kernel_table* kernels = nullptr;
+    if (status s = detail::resolve_isa(requested, &chosen, &kernels); s != status::ok) return s;
     view.kernels = kernels;
     view.active_isa = chosen;
     *out = view;
