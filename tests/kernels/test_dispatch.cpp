@@ -68,3 +68,18 @@ TEST_CASE("an out-of-range ISA value has no table and is unknown to the registry
     CHECK((kfm::detail::isa_support_of(static_cast<isa>(99)) == isa_support::unknown));
     CHECK((kfm::detail::isa_support_of(isa::automatic) == isa_support::unknown));
 }
+
+TEST_CASE("is_complete (each platform's static_assert) refuses a table with an entry unset") {
+    const kfm::detail::kernel_table scalar = *kernels_for(isa::scalar);
+    REQUIRE(kfm::detail::is_complete(scalar));
+    CHECK(!kfm::detail::is_complete(kfm::detail::kernel_table{}));
+    kfm::detail::kernel_table t = scalar;
+    t.expand = nullptr;  // the last member: a member added but not assigned by make_table ends up null like this
+    CHECK(!kfm::detail::is_complete(t));
+    t = scalar;
+    t.fft_batch = nullptr;
+    CHECK(!kfm::detail::is_complete(t));
+    t = scalar;
+    t.fft_batch_lanes = 0;
+    CHECK(!kfm::detail::is_complete(t));
+}
