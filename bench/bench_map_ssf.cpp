@@ -41,7 +41,6 @@ struct size_pair {
 };
 constexpr size_pair sizes[] = {{64, 1024}, {784, 8192}, {1024, 16384}};
 constexpr std::size_t batch_size = 64;
-constexpr kfm::isa peer_isas[] = {kfm::isa::avx2, kfm::isa::avx512, kfm::isa::neon64, kfm::isa::neon32};
 
 kfm::offline::build_options options(kfm::format::method m, unsigned d, unsigned D) {
     kfm::offline::build_options o;
@@ -268,8 +267,9 @@ int register_all() {
             register_map_benchmarks("rff", d, D, [d, D] {
                 return kfm::offline::serialize(kfm::offline::build_map(options(kfm::format::method::rff, d, D)));
             });
-        for (kfm::isa isa : peer_isas) {
-            if (!kfm::isa_available(isa)) continue;
+        for (const auto& h : kfm_bench::host_isas()) {  // the SIMD ISAs: the peers replace their kernels
+            if (h.id == kfm::isa::scalar) continue;
+            const kfm::isa isa = h.id;
             const std::string name = std::string(kfm::isa_name(isa)) + "/" + suffix;
             benchmark::RegisterBenchmark(("map/ssf-fftw/" + name).c_str(),
                                          [isa, d, D](benchmark::State& st) { run_fftw(st, isa, d, D, 1); });

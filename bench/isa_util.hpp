@@ -10,17 +10,18 @@
 namespace kfm_bench {
 
 struct host_isa {
+    kfm::isa id;
     std::string name;
     const kfm::detail::kernel_table* table;
 };
 
+// The registry's ISAs (kfm::isa_at, best first) that this build and CPU can run.
 inline std::vector<host_isa> host_isas() {
     std::vector<host_isa> out;
-    const std::pair<kfm::isa, const char*> all[] = {{kfm::isa::scalar, "scalar"}, {kfm::isa::avx2, "avx2"},
-                                                    {kfm::isa::avx512, "avx512"}, {kfm::isa::neon64, "neon64"},
-                                                    {kfm::isa::neon32, "neon32"}};
-    for (const auto& [id, name] : all)
-        if (const auto* t = kfm::detail::kernels_for(id)) out.push_back({name, t});
+    for (std::size_t k = 0; k < kfm::isa_count(); ++k) {
+        const kfm::isa id = kfm::isa_at(k);
+        if (const auto* t = kfm::detail::kernels_for(id)) out.push_back({id, kfm::isa_name(id), t});
+    }
     return out;
 }
 

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 
+#include "isa_util.hpp"
 #include "kfm/kfm.hpp"
 
 namespace {
@@ -88,9 +89,8 @@ void register_map_benchmarks(const std::string& method_name, unsigned d, unsigne
                              std::function<std::vector<std::uint8_t>()> make_file_bytes) {
     auto file = std::make_shared<map_file>();
     file->make = std::move(make_file_bytes);
-    const kfm::isa isas[] = {kfm::isa::scalar, kfm::isa::avx2, kfm::isa::avx512, kfm::isa::neon64, kfm::isa::neon32};
-    for (kfm::isa isa : isas) {
-        if (!kfm::isa_available(isa)) continue;
+    for (const auto& h : kfm_bench::host_isas()) {
+        const kfm::isa isa = h.id;
         const std::string name = "map/" + method_name + "/" + kfm::isa_name(isa) + "/" + std::to_string(d) + "/" + std::to_string(D);
         benchmark::RegisterBenchmark(name.c_str(), [file, isa](benchmark::State& s) { run_single(s, *file, isa); });
         benchmark::RegisterBenchmark((name + "/batch").c_str(), [file, isa](benchmark::State& s) { run_batch(s, *file, isa); });

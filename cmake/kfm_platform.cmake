@@ -1,14 +1,21 @@
-# kfm_platform(<isa> <flags...>): compiles platforms/<dir>/*.cpp with that ISA's flags into an object
-# library linked into kfm_runtime, and records the ISA as built.
-function(kfm_platform isa dir)
-  file(GLOB sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/platforms/${dir}/*.cpp)
+# kfm_platform(<isa> [PROCESSOR <regex>] [FLAGS <flags...>]), called from platforms/<dir>/platform.cmake:
+# when CMAKE_SYSTEM_PROCESSOR matches PROCESSOR (no PROCESSOR: every target), compiles platforms/<dir>/*.cpp
+# with that ISA's flags into an object library linked into kfm_runtime, and records the ISA as built
+# (kfm_runtime then gets KFM_HAVE_<ISA>=1, which enables its row of src/runtime/isa_registry.cpp).
+function(kfm_platform isa)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "PROCESSOR" "FLAGS")
+  if(arg_PROCESSOR AND NOT CMAKE_SYSTEM_PROCESSOR MATCHES "${arg_PROCESSOR}")
+    return()
+  endif()
+  # A function sees the calling list file's directory: the platform folder.
+  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.cpp)
   if(NOT sources)
     return()
   endif()
   add_library(kfm_kernels_${isa} OBJECT ${sources})
   target_compile_features(kfm_kernels_${isa} PRIVATE cxx_std_17)
   target_include_directories(kfm_kernels_${isa} PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
-  target_compile_options(kfm_kernels_${isa} PRIVATE -fno-exceptions -fno-rtti ${KFM_WARNINGS} ${ARGN})
+  target_compile_options(kfm_kernels_${isa} PRIVATE -fno-exceptions -fno-rtti ${KFM_WARNINGS} ${arg_FLAGS})
   target_link_libraries(kfm_kernels_${isa} PRIVATE kfm_dep_xsimd)
   set(KFM_KERNEL_OBJECT_LIBS ${KFM_KERNEL_OBJECT_LIBS} kfm_kernels_${isa} PARENT_SCOPE)
   set(KFM_BUILT_ISAS ${KFM_BUILT_ISAS} ${isa} PARENT_SCOPE)

@@ -31,7 +31,7 @@ typedef struct kfm_map {
 } kfm_map;
 
 /* Verifies `bytes` (8-byte aligned, `size` bytes) and fills *map. isa_name: NULL or "auto" for automatic
- * selection (KFM_ISA may override on x86), or "scalar", "avx2", "avx512", "neon64", "neon32".
+ * selection (KFM_ISA may override on x86), or an ISA name (kfm_isa_name_at lists them).
  * On error *map is left unchanged. */
 kfm_status kfm_open(const void* bytes, size_t size, const char* isa_name, kfm_map* map);
 
@@ -67,6 +67,14 @@ double kfm_kernel_estimate(const kfm_map* map, const float* phi_x, const float* 
 
 /* A static description of a status code ("unknown status" outside the list); never NULL. */
 const char* kfm_status_string(kfm_status status);
+
+/* The ISAs the library knows (built here or not), best first: kfm_isa_name_at(0 .. kfm_isa_count() - 1)
+ * gives their names ("auto" is not among them); NULL for i >= kfm_isa_count(). */
+size_t kfm_isa_count(void);
+const char* kfm_isa_name_at(size_t i);
+/* 1 when `name` is "auto" or an ISA this build contains and this CPU can run, else 0 (NULL and unknown
+ * names included). */
+int kfm_isa_available(const char* name);
 
 #ifdef __cplusplus
 }

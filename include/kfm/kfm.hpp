@@ -21,15 +21,17 @@ const char* status_string(status s) noexcept;
 
 enum class isa : std::uint32_t { automatic = 0, scalar = 1, avx2 = 2, avx512 = 3, neon64 = 4, neon32 = 5 };
 
-// "scalar", "avx2", "avx512", "neon64", "neon32" ("auto" for automatic).
+// Every ISA the library knows (built here or not), best first, isa::automatic excluded:
+// isa_at(0) .. isa_at(isa_count() - 1); isa_at returns isa::automatic for i >= isa_count().
+std::size_t isa_count() noexcept;
+isa isa_at(std::size_t i) noexcept;
+// The ISA's name, as used by KFM_ISA and `kfm bench --isa` ("auto" for automatic, "unknown" for a value
+// outside the enum).
 const char* isa_name(isa i) noexcept;
 // Parses an ISA name; returns status::unknown_isa for anything else.
 status isa_from_name(const char* name, isa* out) noexcept;
 // Whether this build contains the ISA and this CPU can run it.
 bool isa_available(isa i) noexcept;
-// Every ISA the library knows, best first (isa::automatic excluded): isa_at(0 .. isa_count()).
-std::size_t isa_count() noexcept;
-isa isa_at(std::size_t i) noexcept;
 
 // The library version ("major.minor.patch"), the same as the CMake package's.
 const char* version() noexcept;

@@ -3,5 +3,7 @@
 #include "kernels/make_table.hpp"
 
 namespace kfm::neon64 {
-extern const detail::kernel_table table = detail::kern::make_table<xsimd::neon64>(isa::neon64);
+extern const detail::kernel_table table;  // external linkage for the ISA registry
+constexpr detail::kernel_table table = detail::kern::make_table<xsimd::neon64>(isa::neon64);
+static_assert(detail::is_complete(table), "make_table sets every kernel");
 }  // namespace kfm::neon64

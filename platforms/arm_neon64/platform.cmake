@@ -1,1 +1,1 @@
-kfm_platform(neon64 arm_neon64)
+kfm_platform(neon64 PROCESSOR "^(aarch64|arm64)$")

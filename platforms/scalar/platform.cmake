@@ -1,1 +1,1 @@
-kfm_platform(scalar scalar)
+kfm_platform(scalar)

@@ -1,1 +1,1 @@
-kfm_platform(avx2 x86_avx2 -mavx2 -mfma)
+kfm_platform(avx2 PROCESSOR "^(x86_64|AMD64|amd64)$" FLAGS -mavx2 -mfma)

@@ -110,6 +110,10 @@ int run_eval(const std::vector<std::string>& argv);
 int run_bench(const std::vector<std::string>& argv);
 int run_synth(const std::vector<std::string>& argv);
 
+// The names of the runtime's ISAs (kfm::isa_at, best first) joined by `separator`; with available_only,
+// just those this build and CPU can run.
+std::string isa_names(const char* separator, bool available_only);
+
 // Help text of one command ("" for the overview); empty string when the command is unknown.
 std::string help_text(const std::string& command);
 

@@ -58,6 +58,17 @@ void measure(timed_pass& a, timed_pass& b) {
 
 }  // namespace
 
+std::string isa_names(const char* separator, bool available_only) {
+    std::string out;
+    for (std::size_t k = 0; k < kfm::isa_count(); ++k) {
+        const kfm::isa i = kfm::isa_at(k);
+        if (available_only && !kfm::isa_available(i)) continue;
+        if (!out.empty()) out += separator;
+        out += kfm::isa_name(i);
+    }
+    return out;
+}
+
 int run_bench(const std::vector<std::string>& argv) {
     const arguments args("bench", argv, {{"--batch", true}, {"--isa", true}, {"--json", false}}, 1);
     if (args.positional().empty()) usage_error("'kfm bench' needs a FILE (see 'kfm help bench')");
@@ -67,9 +78,10 @@ int run_bench(const std::vector<std::string>& argv) {
     if (args.has("--isa")) {
         const std::string name = args.value("--isa");
         if (kfm::isa_from_name(name.c_str(), &requested) != kfm::status::ok)
-            usage_error("unknown ISA '" + name + "' (scalar, avx2, avx512, neon64, neon32)");
+            usage_error("unknown ISA '" + name + "' (" + isa_names(", ", false) + ")");
         if (!kfm::isa_available(requested))
-            throw cli_error("ISA " + name + " is not available (not built into this kfm, or this CPU lacks it)");
+            throw cli_error("ISA " + name + " is not available (not built into this kfm, or this CPU lacks it; available: " +
+                            isa_names(", ", true) + ")");
     }
     const loaded_map file = load_map(args.positional()[0], requested);
     const kfm::map& v = file.view;

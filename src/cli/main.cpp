@@ -87,15 +87,18 @@ in FILE; mean and 95% interval over the runs.
   --json            one JSON object instead of text
 )";
 
-const char* const bench_help = R"(usage: kfm bench FILE [--batch B] [--isa NAME] [--json]
+// The --isa line lists the runtime's ISA registry, and which of them this build and CPU can run.
+std::string bench_help() {
+    return R"(usage: kfm bench FILE [--batch B] [--isa NAME] [--json]
 
 Median time per vector of transform (one vector per call) and transform_batch (B vectors per call),
 over repeated timed runs with steady_clock, on fixed pseudo-random inputs.
   --batch B         batch size (default 64)
-  --isa NAME        scalar | avx2 | avx512 | neon64 | neon32 (error when this build or CPU lacks it;
-                    default: the best available, or KFM_ISA)
+  --isa NAME        )" + isa_names(" | ", false) + R"( (error when this build or CPU lacks it;
+                    available here: )" + isa_names(" ", true) + R"(; default: the best available, or KFM_ISA)
   --json            {"isa", "single_ns", "batch", "batch_ns_per_vector", ...}
 )";
+}
 
 const char* const synth_help = R"(usage: kfm synth --rows N --dim d [--seed S] -o X.npy
 
@@ -127,7 +130,7 @@ std::string help_text(const std::string& command) {
     if (command == "inspect") return inspect_help;
     if (command == "map") return map_help;
     if (command == "eval") return eval_help;
-    if (command == "bench") return bench_help;
+    if (command == "bench") return bench_help();
     if (command == "synth") return synth_help;
     return "";
 }

@@ -73,13 +73,24 @@ struct kernel_table {
                    float* out);
 };
 
+// Whether every entry of t is set. Each platform static_asserts it on its table, which make_table fills
+// member by member by name; the structured binding stops compiling when a member is added to kernel_table
+// without being added here.
+constexpr bool is_complete(const kernel_table& t) noexcept {
+    const auto& [id, fft, butterfly, fwht, gemv, gemm, features, fft_batch_lanes, fft_batch, flip_signs, expand] = t;
+    return id != isa::automatic && fft != nullptr && butterfly != nullptr && fwht != nullptr && gemv != nullptr &&
+           gemm != nullptr && features != nullptr && fft_batch_lanes >= 1 && fft_batch != nullptr &&
+           flip_signs != nullptr && expand != nullptr;
+}
+
 // Twiddle table size and contents for fft (computed in double; a pure function of log2_n).
 std::size_t fft_twiddle_floats(unsigned log2_n) noexcept;
 void fft_make_twiddles(unsigned log2_n, float* out) noexcept;
 
-// The table for one ISA, or null when this build or CPU lacks it.
+// The table for one ISA (isa::automatic: the best one), or null when this build or CPU lacks it.
+// Both walk the ISA registry (src/runtime/isa_registry.cpp).
 const kernel_table* kernels_for(isa i) noexcept;
-// Best available ISA for this CPU.
+// Best available ISA for this CPU: the first available one in registry order.
 isa best_isa() noexcept;
 
 }  // namespace kfm::detail

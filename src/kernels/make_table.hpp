@@ -1,5 +1,7 @@
-// The kernel table of one architecture, built from the templated kernels. Included only by
-// platforms/<isa>/kernels_<isa>.cpp, each with its own compiler flags.
+// The kernel table of one architecture, built from the templated kernels, each entry assigned by name.
+// Included only by platforms/<dir>/kernels_<isa>.cpp, each with its own compiler flags; each defines
+//   constexpr detail::kernel_table table = make_table<...>(isa::<id>);  (declared extern first)
+//   static_assert(detail::is_complete(table), ...);
 #pragma once
 #include "kernels/butterfly.hpp"
 #include "kernels/dense.hpp"
@@ -19,10 +21,19 @@ namespace {
 // docs/benchmarks.md; and the 8-lane expand: vexpandps measured 1.5x slower than vpermps here).
 template <class A, class NarrowA = A>
 constexpr kernel_table make_table(isa id) noexcept {
-    return kernel_table{id,          &fft_r2_c2c<NarrowA>, &butterfly_apply<A>, &fwht<A>,
-                        &gemv<A>,    &gemm<A>,          &features<A>,
-                        unsigned(lanes<A>), &fft_batch_interleaved<A>,
-                        &flip_signs<A>,      &expand<NarrowA>};
+    kernel_table t{};
+    t.id = id;
+    t.fft = &fft_r2_c2c<NarrowA>;
+    t.butterfly = &butterfly_apply<A>;
+    t.fwht = &fwht<A>;
+    t.gemv = &gemv<A>;
+    t.gemm = &gemm<A>;
+    t.features = &features<A>;
+    t.fft_batch_lanes = unsigned(lanes<A>);
+    t.fft_batch = &fft_batch_interleaved<A>;
+    t.flip_signs = &flip_signs<A>;
+    t.expand = &expand<NarrowA>;
+    return t;
 }
 
 }  // namespace

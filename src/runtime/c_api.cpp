@@ -113,4 +113,13 @@ const char* kfm_status_string(kfm_status status) {
     return kfm::status_string(static_cast<kfm::status>(status));
 }
 
+size_t kfm_isa_count(void) { return kfm::isa_count(); }
+
+const char* kfm_isa_name_at(size_t i) { return i < kfm::isa_count() ? kfm::isa_name(kfm::isa_at(i)) : nullptr; }
+
+int kfm_isa_available(const char* name) {
+    kfm::isa i = kfm::isa::automatic;
+    return kfm::isa_from_name(name, &i) == kfm::status::ok && kfm::isa_available(i) ? 1 : 0;
+}
+
 }  // extern "C"

@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
     }
     float probe[1] = {1.0f};
     if (kfm_input_dim(&map) != 0 ||
-        kfm_transform(&map, probe, 1, probe, 1, workspace, sizeof workspace) != KFM_NULL_ARGUMENT || probe[0] != 1.0f) {
+        kfm_transform(&map, probe, 1, probe, 1, workspace, sizeof workspace) != KFM_NOT_OPEN || probe[0] != 1.0f) {
         fprintf(stderr, "c consumer: an unopened handle was not refused\n");
         return 1;
     }

@@ -1,31 +1,24 @@
-// Shared by the kernels suite: the kernel tables this host can run (every one is tested against the
-// scalar/double references), a small deterministic generator, and unaligned test buffers.
+// Shared by the kernels suite: the kernel tables this host can run, from the ISA registry (every one is
+// tested against the scalar/double references), a small deterministic generator, and unaligned test buffers.
 #pragma once
 #include <cstdint>
 #include <vector>
 
+#include "common/isa_coverage.hpp"
 #include "kernels/kernel_table.hpp"
 
 namespace kfm_test {
 
+// The table of every registry ISA this host can run (kernels_for is null for the others).
 inline std::vector<const kfm::detail::kernel_table*> available_tables() {
     std::vector<const kfm::detail::kernel_table*> out;
-    for (kfm::isa i : {kfm::isa::scalar, kfm::isa::avx2, kfm::isa::avx512, kfm::isa::neon64, kfm::isa::neon32})
+    for (kfm::isa i : kfm::test::known_isas())
         if (const auto* t = kfm::detail::kernels_for(i)) out.push_back(t);
     return out;
 }
 
-// ISA name for failure messages (independent of the runtime's isa_name).
-inline const char* name(kfm::isa i) {
-    switch (i) {
-        case kfm::isa::scalar: return "scalar";
-        case kfm::isa::avx2: return "avx2";
-        case kfm::isa::avx512: return "avx512";
-        case kfm::isa::neon64: return "neon64";
-        case kfm::isa::neon32: return "neon32";
-        default: return "?";
-    }
-}
+// ISA name for failure messages.
+inline const char* name(kfm::isa i) { return kfm::isa_name(i); }
 
 // splitmix64: deterministic test inputs, identical on every platform.
 struct test_rng {

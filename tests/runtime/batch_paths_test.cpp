@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "common/builder_configs.hpp"
+#include "common/isa_coverage.hpp"
 #include "common/stats_util.hpp"
 #include "kfm/kfm.hpp"
 
 namespace {
 
-constexpr kfm::isa all_isas[] = {kfm::isa::scalar, kfm::isa::avx2, kfm::isa::avx512, kfm::isa::neon64,
-                                 kfm::isa::neon32};
+const std::vector<kfm::isa> all_isas = kfm::test::known_isas();
 
 // max_i |a_i - b_i| (b null: max_i |a_i|).
 double max_abs_difference(const float* a, const float* b, std::size_t n) {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/isa_coverage.hpp"
 #include "common/stats_util.hpp"
 #include "kfm/kfm.hpp"
 #include "kfm/offline.hpp"
@@ -64,7 +65,7 @@ TEST_CASE("count_sketch_fft: equals the explicit tensor-product sketch on every 
         std::vector<std::uint64_t> buffer((bytes.size() + 7) / 8);
         std::memcpy(buffer.data(), bytes.data(), bytes.size());
         const std::vector<float> x = kfm::test::random_points(1, 5, 7 + p, 1.3);
-        for (auto isa : {kfm::isa::scalar, kfm::isa::avx2, kfm::isa::avx512, kfm::isa::neon64, kfm::isa::neon32}) {
+        for (auto isa : kfm::test::known_isas()) {
             if (!kfm::isa_available(isa)) continue;
             kfm::map map;
             REQUIRE(kfm::open(buffer.data(), bytes.size(), &map, isa) == kfm::status::ok);

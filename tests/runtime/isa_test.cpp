@@ -1,11 +1,15 @@
-// ISA selection: every available ISA gives the scalar results within tolerance; isa names round-trip;
-// KFM_ISA overrides automatic selection on x86 and an unknown name is an error.
+// ISA selection through the registry: every available ISA gives the scalar results within tolerance, the
+// others are refused at open; isa names round-trip (C++ and C API); KFM_ISA overrides automatic selection
+// on x86 and an unknown name is an error.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
 #include <string>
 
+#include "common/isa_coverage.hpp"
 #include "common/test_maps.hpp"
+#include "kfm/kfm.h"
+#include "runtime/isa_registry.hpp"
 #include "runtime/map_state.hpp"
 
 namespace fmt = kfm::format;
@@ -15,7 +19,7 @@ using namespace kfm::test;
 
 namespace {
 
-const isa all_isas[] = {isa::scalar, isa::avx2, isa::avx512, isa::neon64, isa::neon32};
+const std::vector<isa> all_isas = known_isas();
 
 std::vector<float> run(const kfm::map& v, const std::vector<float>& x) {
     std::vector<float> out(v.output_dim()), ws(kfm::workspace_bytes(v) / sizeof(float) + 1);
@@ -26,16 +30,68 @@ std::vector<float> run(const kfm::map& v, const std::vector<float>& x) {
 }  // namespace
 
 TEST_CASE("isa names round-trip") {
-    for (isa i : {isa::automatic, isa::scalar, isa::avx2, isa::avx512, isa::neon64, isa::neon32}) {
+    std::vector<isa> named = all_isas;
+    named.push_back(isa::automatic);
+    for (isa i : named) {
         isa back = isa::scalar;
         REQUIRE(kfm::isa_from_name(kfm::isa_name(i), &back) == status::ok);
         CHECK(back == i);
     }
+    CHECK(std::string(kfm::isa_name(isa::automatic)) == "auto");
+    CHECK(std::string(kfm::isa_name(static_cast<isa>(99))) == "unknown");
     isa out = isa::scalar;
     CHECK(kfm::isa_from_name("sse9", &out) == status::unknown_isa);
+    CHECK(kfm::isa_from_name("", &out) == status::unknown_isa);
     CHECK(kfm::isa_from_name(nullptr, &out) == status::null_argument);
     CHECK(out == isa::scalar);
     CHECK(kfm::isa_available(isa::scalar));
+    CHECK(kfm::isa_available(isa::automatic));
+    CHECK(!kfm::isa_available(static_cast<isa>(99)));
+}
+
+TEST_CASE("isa_count / isa_at enumerate the registry, and the C API agrees") {
+    const std::size_t tested = print_isa_coverage("runtime");
+    REQUIRE(kfm::isa_count() == all_isas.size());
+    REQUIRE(kfm_isa_count() == kfm::isa_count());
+    std::size_t available = 0;
+    for (std::size_t k = 0; k < kfm::isa_count(); ++k) {
+        const isa i = kfm::isa_at(k);
+        CAPTURE(kfm::isa_name(i));
+        CHECK(i != isa::automatic);
+        REQUIRE(kfm_isa_name_at(k) != nullptr);
+        CHECK(std::string(kfm_isa_name_at(k)) == kfm::isa_name(i));
+        CHECK(kfm_isa_available(kfm_isa_name_at(k)) == (kfm::isa_available(i) ? 1 : 0));
+        if (kfm::isa_available(i)) ++available;
+    }
+    CHECK(available == tested);
+    CHECK(available >= 1);
+    CHECK(kfm::isa_at(kfm::isa_count()) == isa::automatic);
+    CHECK(kfm_isa_name_at(kfm_isa_count()) == nullptr);
+    CHECK(kfm_isa_available("auto") == 1);
+    CHECK(kfm_isa_available("scalar") == 1);
+    CHECK(kfm_isa_available("sse9") == 0);
+    CHECK(kfm_isa_available(nullptr) == 0);
+}
+
+TEST_CASE("resolve_isa: the chosen ISA and its table, or an error that writes nothing") {
+    const kfm::detail::kernel_table* table = nullptr;
+    isa chosen = isa::automatic;
+    for (isa i : all_isas) {
+        CAPTURE(kfm::isa_name(i));
+        const status s = kfm::detail::resolve_isa(i, &chosen, &table);
+        if (!kfm::isa_available(i)) {
+            CHECK(s == status::isa_unavailable);
+            continue;
+        }
+        REQUIRE(s == status::ok);
+        CHECK(chosen == i);
+        CHECK(table == kfm::detail::kernels_for(i));
+    }
+    chosen = isa::scalar;
+    table = nullptr;
+    CHECK(kfm::detail::resolve_isa(static_cast<isa>(99), &chosen, &table) == status::unknown_isa);
+    CHECK(chosen == isa::scalar);
+    CHECK(table == nullptr);
 }
 
 TEST_CASE("every available ISA matches the scalar kernels") {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 
+#include "common/isa_coverage.hpp"
 #include "common/test_maps.hpp"
 #include "kernels/kernel_table.hpp"
 #include "kfm/offline.hpp"
@@ -21,7 +22,7 @@ using namespace kfm;
 
 namespace {
 
-const isa all_isas[] = {isa::scalar, isa::avx2, isa::avx512, isa::neon64, isa::neon32};
+const std::vector<isa> all_isas = kfm::test::known_isas();
 
 template <class T>
 std::vector<T> values_of(const offline::map_contents& m, std::uint32_t tag) {

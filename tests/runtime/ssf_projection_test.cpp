@@ -11,6 +11,7 @@
 #include <numbers>
 #include <vector>
 
+#include "common/isa_coverage.hpp"
 #include "common/test_maps.hpp"
 #include "kernels/kernel_table.hpp"
 #include "offline/builders.hpp"
@@ -136,7 +137,7 @@ void check_projection_against_dense(const kfm::offline::map_contents& map, std::
     const auto* ops = kfm::detail::projection_ops_for(meta.projection);
     REQUIRE(ops != nullptr);
     REQUIRE((ops->apply_batch != nullptr && ops->batch_scratch_floats != nullptr));
-    for (isa i : {isa::scalar, isa::avx2, isa::avx512, isa::neon64, isa::neon32}) {
+    for (isa i : kfm::test::known_isas()) {
         if (!kfm::isa_available(i)) continue;
         const kfm::map view = open_or_fail(buffer, i);
         std::vector<float> scratch(ops->scratch_floats(meta), 7.0f), t(meta.projection_dim, -9.0f);
