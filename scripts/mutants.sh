@@ -44,6 +44,7 @@ else
 fi
 
 missed=0
+suites=()
 for row in "${mutants[@]}"; do
   IFS='|' read -r name file expr suite cases <<<"$row"
   [ -n "$filter" ] && [[ $name != *"$filter"* ]] && continue
@@ -51,6 +52,7 @@ for row in "${mutants[@]}"; do
     echo "mutants: $file has local changes; not mutating it" >&2
     missed=$((missed + 1)); continue
   fi
+  suites+=("kfm_test_$suite")
   sed -i "$expr" "$src/$file"
   if git -C "$src" diff --quiet -- "$file"; then
     echo "MISSED  $name: the mutant no longer applies to $file (update scripts/mutants.sh)"
@@ -66,7 +68,7 @@ for row in "${mutants[@]}"; do
   fi
   git -C "$src" checkout -- "$file"
 done
-# Leave the build matching the sources.
-[ -n "$here" ] && cmake --build "$build" -j2 >/dev/null 2>&1
+# Leave the suites built from the restored sources.
+[ -n "$here" ] && [ ${#suites[@]} -gt 0 ] && cmake --build "$build" -j2 --target "${suites[@]}" >/dev/null 2>&1
 echo "mutants: $missed missed"
 [ "$missed" -eq 0 ]
