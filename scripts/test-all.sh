@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command: installs the build dependencies, then
 #   1. native Release build of everything (libraries, kfm, every test suite, kfm_bench) and ctest, all labels
-#      (the `package` test installs this build and builds C/C++ consumers against it);
+#      (the `package` test installs this build and builds C/C++ consumers against it); the kernels suite
+#      must report scalar and AVX2 as tested (AArch64 / ARMv7 stages: NEON), see require_isas_tested;
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer build of the tests, running the kernels, format and
 #      runtime suites (fuzz tests included);
 #   3. AArch64 and ARMv7 cross builds running the kernels, format and runtime suites under qemu, and on
@@ -78,11 +79,28 @@ run_ctest() {
   [ "$bad" -eq 0 ] || failed_stages+=("$name ($bad of $total suites)")
 }
 
+# require_isas_tested NAME ISA...: build NAME's kernels suite must print the line
+#   [kernels] ISAs tested: <names>; skipped: ...      (tests/common/isa_coverage.hpp)
+# listing every ISA given; an ISA loop that silently skipped one (host or build without it) fails here.
+require_isas_tested() {
+  local name=$1; shift
+  local line isa
+  line=$(ctest --test-dir "$root/build/$name" -R '^kernels$' -V 2>&1 | grep -o '\[kernels\] ISAs tested: [^;]*' | tail -1)
+  echo "$name: ${line:-no '[kernels] ISAs tested:' line from the kernels suite}"
+  for isa in "$@"; do
+    if [[ " ${line#*ISAs tested:} " != *" $isa "* ]]; then
+      echo "test-all: $name: the kernels suite did not test the $isa ISA" >&2
+      failed=$((failed + 1)); failed_stages+=("$name (ISA $isa not tested)")
+    fi
+  done
+}
+
 mkdir -p "$root/build"
 
 # 1. Native: everything, every label.
 if configure_and_build native -- -DCMAKE_BUILD_TYPE=Release; then
   run_ctest native
+  require_isas_tested native scalar avx2
 fi
 
 # 2. Sanitizers: only the test executables of the fast suites (no kfm, no benchmark).
@@ -103,6 +121,7 @@ for arch in aarch64:aarch64-linux-gnu armv7:arm-linux-gnueabihf; do
   if configure_and_build "$name" -- -DCMAKE_BUILD_TYPE=Release -DKFM_BUILD_BENCH=OFF -DKFM_BUILD_CLI=OFF \
        -DCMAKE_TOOLCHAIN_FILE="$root/toolchains/${arch#*:}.cmake" "${extra[@]}"; then
     run_ctest "$name" -L "$labels"
+    if [ "$name" = aarch64 ]; then require_isas_tested "$name" neon64; else require_isas_tested "$name" neon32; fi
   fi
 done
 

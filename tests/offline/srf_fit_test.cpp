@@ -26,6 +26,25 @@ TEST_CASE("srf fit: mean absolute error at d = 256, a = 4 meets the reference fi
     }
 }
 
+// Guards: a fit target that agrees with K(z) = (1 - z^2/a^2)^p only at a = 4 (e.g. (1 - z^2/(4a))^p). At
+// a = 3 the fitted surrogate must follow the closed form, not merely its own target grid (there the slip's
+// target is off by up to 0.12, against a fit error of 0.03).
+TEST_CASE("srf fit: the surrogate follows (1 - z^2/a^2)^p at a != 4") {
+    for (double a : {3.0}) {
+        const unsigned p = 3;
+        const auto s = kfm::offline::fit_srf_surrogate(8, p, a);
+        MESSAGE("srf fit d=8 a=" << a << " p=" << p << ": mean |err| " << s.mean_abs_error << ", max |err| "
+                                 << s.max_abs_error);
+        CHECK(s.mean_abs_error < 0.015);
+        CHECK(s.max_abs_error < 0.05);
+        for (double z : {0.25, 0.7, 1.1, 1.6, 1.95}) {
+            const double k = std::pow(1.0 - z * z / (a * a), double(p));
+            INFO("a " << a << " z " << z << " K " << k);
+            CHECK(std::fabs(kfm::offline::srf_surrogate_kernel(s, z) - k) <= s.max_abs_error + 2e-3);
+        }
+    }
+}
+
 TEST_CASE("srf fit: impossible parameters are rejected") {
     CHECK_THROWS_AS(kfm::offline::fit_srf_surrogate(1, 3, 4.0), std::invalid_argument);
     CHECK_THROWS_AS(kfm::offline::fit_srf_surrogate(16, 0, 4.0), std::invalid_argument);

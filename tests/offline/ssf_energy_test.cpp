@@ -85,6 +85,28 @@ TEST_CASE("ssf optimiser: energy never increases and ends below random index set
     CHECK(result.energy.back() < best_random);
 }
 
+// Guards: an off-by-one in the sweep loop (`sweep < max_sweeps`). A random start is far from a local
+// minimum, so every one of T = 1, 2, 3 allowed sweeps runs, and T sweeps continue the T - 1 sweep run.
+TEST_CASE("ssf optimiser: runs exactly max_sweeps sweeps when each one still improves") {
+    const unsigned m = 64, n = 256;
+    std::vector<double> previous;
+    for (unsigned t = 1; t <= 3; ++t) {
+        ssf_optimiser_options options;
+        options.max_sweeps = t;
+        unsigned calls = 0;
+        options.on_sweep = [&](unsigned sweep, double) { CHECK(sweep == ++calls); };
+        const auto result = ssf_optimise_index_set(m, n, 11, options);
+        INFO("max_sweeps " << t);
+        CHECK(calls == t);
+        CHECK(result.sweeps == t);
+        CHECK_FALSE(result.converged);
+        REQUIRE(result.energy.size() == t + 1);
+        CHECK(result.energy[t] < result.energy[t - 1]);
+        for (std::size_t k = 0; k < previous.size(); ++k) CHECK(result.energy[k] == previous[k]);
+        previous = result.energy;
+    }
+}
+
 TEST_CASE("ssf optimiser: Riesz s-energy descent also decreases") {
     ssf_optimiser_options options;
     options.riesz_s = 1.0;

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Mutation check (docs/testing.md): applies each one-line mutant of the list below, one at a time, builds
+# the suite that should catch it, runs the named test cases and expects them to FAIL, then reverts. Prints
+# "caught" or "MISSED" per mutant and exits non-zero when any mutant is missed or no longer applies.
+# Slow (a full build plus one suite rebuild per mutant); not part of CI.
+#
+#   scripts/mutants.sh              a scratch git worktree of HEAD under ${TMPDIR:-/tmp}, removed after
+#   scripts/mutants.sh --here DIR   this checkout with its existing build directory DIR (the mutated files
+#                                   must be unmodified; each is restored with git checkout after its run)
+#   add NAME to either form to run only the mutants whose name contains NAME.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+# name | file | sed expression (changes one line; no '|' inside) | suite | doctest test-case filter
+mutants=(
+  "bits-sections-unchecked|src/runtime/verify_container.cpp|s/if (crc32c(bytes + e.offset/if (e.dtype != std::uint32_t(fmt::dtype::bits) \&\& crc32c(bytes + e.offset/|format|every single-byte change*"
+  "quadrature-resampling|src/offline/build_quadrature.cpp|s/mean_w2 += double(d) \/ (rho/mean_w2 += double(d + 1) \/ (rho/|offline|quadrature: radius resampling redraws*"
+  "optimiser-last-sweep|src/offline/ssf_energy.cpp|s/sweep <= options.max_sweeps/sweep < options.max_sweeps/|offline|ssf optimiser: runs exactly max_sweeps*"
+  "gorf-radii-streams|src/offline/build_gorf.cpp|s/law.negative.sample(negative,/law.negative.sample(positive,/|offline|gorf: positive and negative radii*"
+  "srf-target|src/offline/srf_fit.cpp|s#std::pow(1.0 - z \* z / (a \* a), double(p))#std::pow(1.0 - z * z / (4.0 * a), double(p))#|offline|srf fit: the surrogate follows*"
+  "srf-phases-stream|src/offline/build_srf.cpp|s/rng r(derive(o.seed, stream_phases));/rng r(derive(o.seed, stream_radii));/|offline|srf: phases are independent*"
+  "ssf-single-block|src/offline/build_ssf.cpp|s/for (std::size_t b = 0; b < z.blocks; ++b)/for (std::size_t b = 0; b + 1 < z.blocks; ++b)/|offline|ssf: every block*"
+)
+
+here=""
+filter=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --here) here=$2; shift 2 ;;
+    *) filter=$1; shift ;;
+  esac
+done
+
+if [ -n "$here" ]; then
+  src=$(pwd)
+  build=$(cd "$here" && pwd)
+else
+  scratch=$(mktemp -d "${TMPDIR:-/tmp}/kfm-mutants.XXXXXX")
+  src=$scratch/src
+  build=$scratch/build
+  git worktree add --detach "$src" HEAD >/dev/null || exit 1
+  trap 'git worktree remove --force "$src"; rm -rf "$scratch"' EXIT
+  cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKFM_BUILD_BENCH=OFF >/dev/null || exit 1
+fi
+
+missed=0
+suites=()
+for row in "${mutants[@]}"; do
+  IFS='|' read -r name file expr suite cases <<<"$row"
+  [ -n "$filter" ] && [[ $name != *"$filter"* ]] && continue
+  if ! git -C "$src" diff --quiet -- "$file"; then
+    echo "mutants: $file has local changes; not mutating it" >&2
+    missed=$((missed + 1)); continue
+  fi
+  suites+=("kfm_test_$suite")
+  sed -i "$expr" "$src/$file"
+  if git -C "$src" diff --quiet -- "$file"; then
+    echo "MISSED  $name: the mutant no longer applies to $file (update scripts/mutants.sh)"
+    missed=$((missed + 1)); continue
+  fi
+  if ! cmake --build "$build" -j2 --target "kfm_test_$suite" >"$build/mutant-$name.log" 2>&1; then
+    echo "caught  $name (does not compile)"
+  elif (cd "$build/tests" && "./kfm_test_$suite" -tc="$cases" >>"$build/mutant-$name.log" 2>&1); then
+    echo "MISSED  $name: '$cases' in the $suite suite passes with the mutant (log: $build/mutant-$name.log)"
+    missed=$((missed + 1))
+  else
+    echo "caught  $name by '$cases' ($suite)"
+  fi
+  git -C "$src" checkout -- "$file"
+done
+# Leave the suites built from the restored sources.
+[ -n "$here" ] && [ ${#suites[@]} -gt 0 ] && cmake --build "$build" -j2 --target "${suites[@]}" >/dev/null 2>&1
+echo "mutants: $missed missed"
+[ "$missed" -eq 0 ]
