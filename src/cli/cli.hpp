@@ -109,6 +109,10 @@ int run_map(const std::vector<std::string>& argv);
 int run_eval(const std::vector<std::string>& argv);
 int run_bench(const std::vector<std::string>& argv);
 int run_synth(const std::vector<std::string>& argv);
+int run_fit(const std::vector<std::string>& argv);
+int run_predict(const std::vector<std::string>& argv);
+int run_score(const std::vector<std::string>& argv);
+int run_export(const std::vector<std::string>& argv);
 
 // Help text of one command ("" for the overview); empty string when the command is unknown.
 std::string help_text(const std::string& command);
