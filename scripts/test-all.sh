@@ -111,12 +111,15 @@ if configure_and_build sanitize kfm_test_kernels kfm_test_format kfm_test_runtim
 fi
 
 # 3. ARM cross builds; the toolchain files set CMAKE_CROSSCOMPILING_EMULATOR to qemu. AArch64 also runs
-#    the package test, whose map is written by the native kfm (KFM_HOST_KFM).
+#    the package test, whose map is written by the native kfm (KFM_HOST_KFM); both run the device
+#    example test (fit and export by the native kfm, the example under qemu).
 for arch in aarch64:aarch64-linux-gnu armv7:arm-linux-gnueabihf; do
   name=${arch%%:*}
   labels=$fast_labels extra=()
-  if [ "$name" = aarch64 ] && [ -x "$root/build/native/kfm" ]; then
-    labels="$fast_labels|package" extra=(-DKFM_HOST_KFM="$root/build/native/kfm")
+  if [ -x "$root/build/native/kfm" ]; then
+    # The device example's host/device agreement (examples/device), models written by the native kfm.
+    labels="$fast_labels|example" extra=(-DKFM_HOST_KFM="$root/build/native/kfm")
+    [ "$name" != aarch64 ] || labels="$labels|package"
   fi
   if configure_and_build "$name" -- -DCMAKE_BUILD_TYPE=Release -DKFM_BUILD_BENCH=OFF -DKFM_BUILD_CLI=OFF \
        -DCMAKE_TOOLCHAIN_FILE="$root/toolchains/${arch#*:}.cmake" "${extra[@]}"; then

@@ -8,7 +8,9 @@ namespace kfm::format {
 
 inline constexpr std::uint8_t magic[8] = {'K', 'F', 'M', 'A', 'P', '\r', '\n', 0x1a};
 inline constexpr std::uint16_t version_major = 1;
-inline constexpr std::uint16_t version_minor = 0;
+// Minor 1 added the model sections (PREP, TASK, HEAD, BIAS, LABL). The writer records the oldest minor
+// that knows every section of the file, so a plain map is still written as 1.0.
+inline constexpr std::uint16_t version_minor = 1;
 inline constexpr std::uint32_t endian_tag = 0x01020304u;  // reads back as 0x04030201 on a big-endian host
 inline constexpr std::uint32_t section_alignment = 64;
 inline constexpr std::uint32_t max_sections = 64;
@@ -78,6 +80,12 @@ inline constexpr std::uint32_t twiddles = make_tag('T', 'W', 'I', 'D');     // f
 inline constexpr std::uint32_t butterfly = make_tag('B', 'F', 'L', 'Y');    // f32 (cos, sin) pairs per butterfly block
 inline constexpr std::uint32_t permutation = make_tag('P', 'E', 'R', 'M');  // u32 gather permutation
 inline constexpr std::uint32_t groups = make_tag('G', 'R', 'P', 'S');       // u32 group offsets (Random Maclaurin)
+// Model sections (minor 1), optional, for every projection:
+inline constexpr std::uint32_t preprocess = make_tag('P', 'R', 'E', 'P');   // f32 [2 x input_dim]: shifts then scales
+inline constexpr std::uint32_t task = make_tag('T', 'A', 'S', 'K');         // record model_task, count 1
+inline constexpr std::uint32_t head = make_tag('H', 'E', 'A', 'D');         // f32 [k x output_dim] row-major
+inline constexpr std::uint32_t bias = make_tag('B', 'I', 'A', 'S');         // f32 [k]
+inline constexpr std::uint32_t labels = make_tag('L', 'A', 'B', 'L');       // i32 [class_count], strictly increasing
 }  // namespace tag
 
 enum class method : std::uint32_t {
@@ -189,6 +197,23 @@ struct feature_segment {
     float weight;
 };
 static_assert(sizeof(feature_segment) == 48, "feature_segment is 48 bytes");
+
+// What a model's linear head predicts (model_task::kind).
+enum class task_kind : std::uint32_t {
+    none = 0,            // not stored in files: a map without a head
+    regression = 1,      // k scores are the prediction
+    binary = 2,          // k = 1 score; label = labels[score > 0 ? 1 : 0]
+    multiclass = 3,      // k = class_count >= 3 scores; label = labels[first argmax]
+};
+
+// The TASK section: one record. 32 bytes.
+struct model_task {
+    std::uint32_t kind;            // enum task_kind (1..3)
+    std::uint32_t output_count;    // k: rows of HEAD, entries of BIAS
+    std::uint32_t class_count;     // entries of LABL; 0 for regression
+    std::uint32_t reserved[5];     // zero
+};
+static_assert(sizeof(model_task) == 32, "model_task is 32 bytes");
 
 // hadamard projection: the sign bits of block b, stage i (i = 0 is applied first) start at bit
 // (3 b + i) * hadamard_sign_stride(block_size), so every stage starts on a byte boundary.

@@ -62,6 +62,27 @@ kfm_status kfm_transform(const kfm_map* map, const float* x, size_t x_dim, float
 kfm_status kfm_transform_batch(const kfm_map* map, const float* x, size_t n, size_t x_stride, size_t x_dim,
                                float* out, size_t out_stride, void* workspace, size_t workspace_size);
 
+/* Model files (a map with a linear head): kfm_task is 0 without a head, 1 regression, 2 binary,
+ * 3 multiclass; kfm_head_outputs is k (scores per prediction); kfm_class_count the number of classes
+ * (0 for regression) and kfm_class_label(i) the label of class i (0 out of range); kfm_has_preprocessing
+ * whether the raw input is shifted and scaled first (kfm_transform applies it too). */
+uint32_t kfm_task(const kfm_map* map);
+uint32_t kfm_head_outputs(const kfm_map* map);
+uint32_t kfm_class_count(const kfm_map* map);
+int32_t kfm_class_label(const kfm_map* map, uint32_t i);
+int kfm_has_preprocessing(const kfm_map* map);
+
+/* scores[0 .. k) = HEAD phi(x) + BIAS and *label the predicted class (classifiers). scores may be NULL
+ * when only the label is wanted; label may be NULL (untouched for regression). The workspace
+ * (kfm_workspace_bytes(map, 1)) holds phi. KFM_NO_HEAD for a map without a head; nothing written on error. */
+kfm_status kfm_predict(const kfm_map* map, const float* x, size_t x_dim, float* scores, size_t scores_dim,
+                       int32_t* label, void* workspace, size_t workspace_size);
+
+/* Rows i < n: scores[i * scores_stride ..] and labels[i]; every row is checked before any is written. */
+kfm_status kfm_predict_batch(const kfm_map* map, const float* x, size_t n, size_t x_stride, size_t x_dim,
+                             float* scores, size_t scores_stride, int32_t* labels, void* workspace,
+                             size_t workspace_size);
+
 /* Signed inner product of two feature vectors (the last negative_dim features count negatively). */
 double kfm_kernel_estimate(const kfm_map* map, const float* phi_x, const float* phi_y);
 

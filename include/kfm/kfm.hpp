@@ -66,8 +66,16 @@ public:
     format::kernel kernel() const noexcept;
     format::projection projection() const noexcept;
     isa active_isa() const noexcept;              // the kernels open chose
-    // Scratch bytes transform_batch needs for `batch` vectors at once (transform: batch = 1).
+    // Scratch bytes transform_batch / predict_batch need for `batch` vectors at once (batch = 1: transform,
+    // predict). For a model file (one with a head) it includes phi and the scores, which predict keeps there.
     std::size_t workspace_bytes(std::size_t batch = 1) const noexcept;
+
+    // The model sections (format minor 1). task() is task_kind::none for a map without a head.
+    format::task_kind task() const noexcept;
+    std::uint32_t head_outputs() const noexcept;          // k: scores per prediction (0 without a head)
+    std::uint32_t class_count() const noexcept;           // 2 (binary), k (multiclass), 0 otherwise
+    std::int32_t class_label(std::uint32_t i) const noexcept;  // the label of class i (0 when out of range)
+    bool has_preprocessing() const noexcept;              // a PREP shift/scale is applied to the raw input
 
 private:
     friend struct detail::map_access;
@@ -83,7 +91,8 @@ status open(const void* bytes, std::size_t size, map* out, isa requested = isa::
 // Same as map.workspace_bytes(batch); 0 for a map that is not open.
 std::size_t workspace_bytes(const map& m, std::size_t batch = 1) noexcept;
 
-// out[0 .. output_dim) = phi(x). x has input_dim values. Returns an error and writes nothing when the map
+// out[0 .. output_dim) = phi(x). x has input_dim values (raw: a model file's PREP shift/scale is applied
+// first, exactly as predict does). Returns an error and writes nothing when the map
 // is not open, the dimension is wrong, the workspace is too small, or x holds NaN/Inf. A zero x with a
 // normalising map is left at zero (no division by its norm).
 status transform(const map& m, const float* x, std::size_t x_dim, float* out, std::size_t out_dim, void* workspace,
@@ -92,6 +101,22 @@ status transform(const map& m, const float* x, std::size_t x_dim, float* out, st
 // Rows i < n: out[i * out_stride ...] = phi(x[i * x_stride ...]). Checks every row before writing any.
 status transform_batch(const map& m, const float* x, std::size_t n, std::size_t x_stride, std::size_t x_dim,
                        float* out, std::size_t out_stride, void* workspace, std::size_t workspace_size) noexcept;
+
+// A model file's prediction for the raw input x (input_dim values): scores[0 .. k) = HEAD phi(x) + BIAS,
+// and for a classifier *label = the class label (binary: labels[score > 0], multiclass: the first
+// largest score's). scores may be null when only the label is wanted (classifiers); label may be null
+// (and is left untouched for regression). phi and, without `scores`, the scores live in the workspace
+// (workspace_bytes(m, 1)). Errors, nothing written: not_open, no_head (a map without a head),
+// null_argument, wrong_dimension, output_too_small (scores_dim < k), workspace_too_small, non_finite_input.
+status predict(const map& m, const float* x, std::size_t x_dim, float* scores, std::size_t scores_dim,
+               std::int32_t* label, void* workspace, std::size_t workspace_size) noexcept;
+
+// Rows i < n: predict(x[i * x_stride ..]) into scores[i * scores_stride ..] (k values; scores may be null)
+// and labels[i] (may be null). Checks every row before writing any; workspace_bytes(m, batch) for speed,
+// workspace_bytes(m, 1) at least.
+status predict_batch(const map& m, const float* x, std::size_t n, std::size_t x_stride, std::size_t x_dim,
+                     float* scores, std::size_t scores_stride, std::int32_t* labels, void* workspace,
+                     std::size_t workspace_size) noexcept;
 
 // sum_{i < D-N} phi_x[i] phi_y[i] - sum_{i >= D-N} phi_x[i] phi_y[i], accumulated in double; NaN for a map
 // that is not open or a null pointer.

@@ -35,6 +35,8 @@
     X(output_too_small, OUTPUT_TOO_SMALL, "output buffer is too small")                                      \
     X(non_finite_input, NON_FINITE_INPUT, "input contains NaN or Inf")                                       \
     X(not_open, NOT_OPEN, "the map was never opened (default-constructed, or its open failed)")              \
-    X(unexpected_section, UNEXPECTED_SECTION, "a section this map's projection does not use is present")
+    X(unexpected_section, UNEXPECTED_SECTION, "a section this map's projection does not use is present")   \
+    X(bad_model, BAD_MODEL, "model sections (TASK, HEAD, BIAS, LABL) invalid or inconsistent")               \
+    X(no_head, NO_HEAD, "the map has no linear head (TASK/HEAD/BIAS): predict needs a model file")
 
 #endif /* KFM_STATUS_LIST_H */

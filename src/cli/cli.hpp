@@ -109,6 +109,10 @@ int run_map(const std::vector<std::string>& argv);
 int run_eval(const std::vector<std::string>& argv);
 int run_bench(const std::vector<std::string>& argv);
 int run_synth(const std::vector<std::string>& argv);
+int run_fit(const std::vector<std::string>& argv);
+int run_predict(const std::vector<std::string>& argv);
+int run_score(const std::vector<std::string>& argv);
+int run_export(const std::vector<std::string>& argv);
 
 // The names of the runtime's ISAs (kfm::isa_at, best first) joined by `separator`; with available_only,
 // just those this build and CPU can run.

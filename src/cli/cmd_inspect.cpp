@@ -42,6 +42,43 @@ kernel_parameters describe_kernel(const kfm::map& v) {
     return {"", "{}"};
 }
 
+const char* task_name(format::task_kind t) {
+    switch (t) {
+        case format::task_kind::regression: return "regression";
+        case format::task_kind::binary: return "binary";
+        case format::task_kind::multiclass: return "multiclass";
+        default: return "none";
+    }
+}
+
+// The model sections: preprocessing and the linear head (task, k, labels), as text lines and JSON members.
+kernel_parameters describe_model(const kfm::map& v) {
+    const kfm::detail::map_state& st = *kfm::detail::state_of(v);
+    const char* prep = st.prep != nullptr ? "shift/scale per input (PREP)" : "none";
+    std::string text = "preprocessing     " + std::string(prep) + "\n";
+    std::string json = ", \"preprocessing\": " + std::string(st.prep != nullptr ? "\"shift-scale\"" : "null");
+    if (v.task() == format::task_kind::none) {
+        text += "head              none (a map: 'kfm fit' adds one)\n";
+        return {text, json + ", \"head\": null"};
+    }
+    std::string labels_text, labels_json = "[";
+    for (std::uint32_t i = 0; i < v.class_count(); ++i) {
+        if (i != 0) {
+            labels_text += ",";
+            labels_json += ", ";
+        }
+        labels_text += std::to_string(v.class_label(i));
+        labels_json += std::to_string(v.class_label(i));
+    }
+    labels_json += "]";
+    text += "head              " + std::string(task_name(v.task())) + ", " + std::to_string(v.head_outputs()) +
+            " output(s) over " + std::to_string(v.output_dim()) + " features" +
+            (v.class_count() != 0 ? ", labels " + labels_text : "") + "\n";
+    json += ", \"head\": {\"task\": " + json_string(task_name(v.task())) + ", \"outputs\": " +
+            std::to_string(v.head_outputs()) + ", \"labels\": " + labels_json + "}";
+    return {text, json};
+}
+
 }  // namespace
 
 int run_inspect(const std::vector<std::string>& argv) {
@@ -63,6 +100,7 @@ int run_inspect(const std::vector<std::string>& argv) {
     const kernel_parameters params = describe_kernel(v);
     const bool normalizes = (m.flags & format::meta_flag_normalize_input) != 0;
     const std::string version = std::to_string(header.version_major) + "." + std::to_string(header.version_minor);
+    const kernel_parameters model = describe_model(v);
 
     if (args.has("--json")) {
         std::string j = "{";
@@ -83,6 +121,7 @@ int run_inspect(const std::vector<std::string>& argv) {
         j += ", \"normalize_input\": " + std::string(normalizes ? "true" : "false");
         j += ", \"seed\": " + std::to_string(m.seed);
         j += ", \"isa\": " + json_string(kfm::isa_name(v.active_isa()));
+        j += model.json;
         j += ", \"segments\": [";
         for (std::uint32_t i = 0; i < kfm::detail::state_of(v)->segment_count; ++i) {
             const format::feature_segment& s = kfm::detail::state_of(v)->segments[i];
@@ -105,7 +144,8 @@ int run_inspect(const std::vector<std::string>& argv) {
     }
 
     std::printf("file              %s (%zu bytes, format %s)\n", file.path.c_str(), file.size(), version.c_str());
-    std::printf("workspace         %zu bytes per transformed vector\n", kfm::workspace_bytes(v));
+    std::printf("workspace         %zu bytes per vector%s\n", kfm::workspace_bytes(v),
+                v.task() != format::task_kind::none ? " (transform or predict; phi and the scores included)" : "");
     std::printf("method            %s\n", method.c_str());
     std::printf("kernel            %s (%s)\n", kernel.c_str(), params.text.c_str());
     std::printf("input_dim         %u%s\n", m.input_dim, normalizes ? " (inputs scaled to unit norm)" : "");
@@ -116,6 +156,7 @@ int run_inspect(const std::vector<std::string>& argv) {
     std::printf("output convention %s\n", output_convention_name(m.output_convention));
     std::printf("seed              %llu\n", static_cast<unsigned long long>(m.seed));
     std::printf("isa               %s\n", kfm::isa_name(v.active_isa()));
+    std::fputs(model.text.c_str(), stdout);
     std::printf("segments          %u\n", kfm::detail::state_of(v)->segment_count);
     for (std::uint32_t i = 0; i < kfm::detail::state_of(v)->segment_count; ++i) {
         const format::feature_segment& s = kfm::detail::state_of(v)->segments[i];

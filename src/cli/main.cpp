@@ -22,6 +22,10 @@ commands:
   eval      kernel-approximation error of a map against the exact kernel
   bench     time single and batched transforms
   synth     write a synthetic data set (.npy) to try the other commands on
+  fit       fit a ridge model on a map's features: a model file (map + scaling + linear head)
+  predict   predictions of a model file for every row of a .npy file
+  score     accuracy or R^2 of a model file on (X, y)
+  export    a .kfm file as a C99 header for firmware
   help      this text, or 'kfm help <command>'
 
 Errors print one line 'kfm: error: ...' on stderr and exit non-zero (2 for a wrong command line);
@@ -107,6 +111,47 @@ mixture of 10 isotropic Gaussian clusters with centres uniform in [-0.6, 0.6]^d 
 uniform in [0.1, 0.3], equal weights. The same seed gives the same file.
 )";
 
+const char* const fit_help = R"(usage: kfm fit MAP.kfm --x X.npy --y y.npy --task regression|classification
+               [--alpha A | --alpha A1,A2,.. --cv K] [--standardize | --minmax] [--quiet] -o MODEL.kfm
+
+Ridge on the map's features phi(x): minimises |Phi w + b - y|^2 + A |w|^2 (scikit-learn Ridge's objective
+and alpha; the intercept b is not penalised), solved exactly in double precision (the D x D primal or
+the N x N dual system, whichever is smaller). For a signed map (negative_dim > 0) it is the ridge of the
+indefinite kernel Phi J Phi^T. The model file holds the map, the scaling and the head; 'kfm predict',
+'kfm score' and kfm::predict use it on raw inputs.
+  --task T          regression: y of shape (N,) or (N, k), k outputs;
+                    classification: y of integer labels (N,), one-vs-rest ridge on +-1 targets like
+                    RidgeClassifier (two classes: one score, label = larger label when score > 0)
+  --alpha A         ridge penalty > 0 (default 1); a comma-separated list needs --cv
+  --cv K            choose alpha by K-fold cross-validation (contiguous folds, mean accuracy or R^2;
+                    the first of equal best wins)
+  --standardize     learn x' = (x - mean) / std per input from X (StandardScaler; constant inputs: 1)
+  --minmax          learn x' = (x - min) / (max - min) per input (MinMaxScaler to [0, 1])
+  --quiet           no progress lines on stderr (shown for fits that take seconds)
+  -o FILE           the model file, written atomically after kfm::open accepted it
+)";
+
+const char* const predict_help = R"(usage: kfm predict MODEL.kfm --in X.npy --out P.npy [--scores S.npy]
+
+Predictions for every row of X (raw inputs: the model's scaling is applied): a classifier writes int64
+labels (N,), a regression model float32 (N,) for one output or (N, k).
+  --scores S.npy    also the head's scores, float32 (N,) or (N, k)
+)";
+
+const char* const score_help = R"(usage: kfm score MODEL.kfm --x X.npy --y y.npy [--json]
+
+Accuracy of a classifier, or R^2 of a regression model (averaged over outputs), on (X, y).
+  --json            {"metric": "accuracy" | "r2", "value": v, "rows": N}
+)";
+
+const char* const export_help = R"(usage: kfm export FILE.kfm --c-header OUT.h --name SYMBOL
+
+Writes a C99 header holding the verified file as 'static const unsigned char SYMBOL[]' (8-byte aligned,
+as kfm_open requires) and the macros SYMBOL_SIZE, SYMBOL_INPUT_DIM, SYMBOL_OUTPUT_COUNT (the head's k,
+or output_dim for a map without a head) and SYMBOL_WORKSPACE_BYTES (kfm_workspace_bytes for one vector),
+so firmware sizes static buffers at compile time (examples/device shows the use).
+)";
+
 int dispatch(const std::string& command, const std::vector<std::string>& rest) {
     for (const auto& a : rest)
         if (a == "--help" || a == "-h") {
@@ -119,6 +164,10 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
     if (command == "eval") return run_eval(rest);
     if (command == "bench") return run_bench(rest);
     if (command == "synth") return run_synth(rest);
+    if (command == "fit") return run_fit(rest);
+    if (command == "predict") return run_predict(rest);
+    if (command == "score") return run_score(rest);
+    if (command == "export") return run_export(rest);
     usage_error("unknown command '" + command + "' (see 'kfm help')");
 }
 
@@ -132,6 +181,10 @@ std::string help_text(const std::string& command) {
     if (command == "eval") return eval_help;
     if (command == "bench") return bench_help();
     if (command == "synth") return synth_help;
+    if (command == "fit") return fit_help;
+    if (command == "predict") return predict_help;
+    if (command == "score") return score_help;
+    if (command == "export") return export_help;
     return "";
 }
 

@@ -257,10 +257,15 @@ npy_array read_npy(const std::string& path) {
     return parse_npy(bytes.data(), bytes.size(), path);
 }
 
-std::vector<std::uint8_t> encode_npy_f32(std::size_t rows, std::size_t cols, const float* data) {
-    if (data == nullptr && rows * cols != 0) throw std::invalid_argument("encode_npy_f32: null data");
-    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", " +
-                         std::to_string(cols) + "), }";
+namespace {
+
+// A version 1.0 file: header for `descr` and `shape` ("(3, 4)" or "(5,)"), then `count` little-endian
+// elements of `width` bytes each read from `data` as native integers of that width.
+template <class Bits>
+std::vector<std::uint8_t> encode_npy(const std::string& descr, const std::string& shape, const void* data,
+                                     std::size_t count) {
+    if (data == nullptr && count != 0) throw std::invalid_argument("encode_npy: null data");
+    std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
     // NumPy pads with spaces so that the data starts on a 64-byte boundary, and ends the header with '\n'.
     const std::size_t prefix = 10;
     const std::size_t unpadded = prefix + header.size() + 1;
@@ -268,18 +273,33 @@ std::vector<std::uint8_t> encode_npy_f32(std::size_t rows, std::size_t cols, con
     header.push_back('\n');
 
     std::vector<std::uint8_t> out(npy_magic, npy_magic + sizeof npy_magic);
-    out.reserve(prefix + header.size() + rows * cols * 4);
+    out.reserve(prefix + header.size() + count * sizeof(Bits));
     out.push_back(1);
     out.push_back(0);
     out.push_back(std::uint8_t(header.size() & 0xff));
     out.push_back(std::uint8_t(header.size() >> 8));
     out.insert(out.end(), header.begin(), header.end());
-    for (std::size_t k = 0; k < rows * cols; ++k) {
-        std::uint32_t bits;
-        std::memcpy(&bits, &data[k], 4);
-        for (int b = 0; b < 4; ++b) out.push_back(std::uint8_t(bits >> (8 * b)));  // little-endian on any host
+    for (std::size_t k = 0; k < count; ++k) {
+        Bits bits;
+        std::memcpy(&bits, static_cast<const std::uint8_t*>(data) + k * sizeof(Bits), sizeof(Bits));
+        for (std::size_t b = 0; b < sizeof(Bits); ++b) out.push_back(std::uint8_t(bits >> (8 * b)));  // little-endian on any host
     }
     return out;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> encode_npy_f32(std::size_t rows, std::size_t cols, const float* data) {
+    return encode_npy<std::uint32_t>("<f4", "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")", data,
+                                     rows * cols);
+}
+
+void write_npy_f32_vector(const std::string& path, std::size_t n, const float* data) {
+    write_file_atomic(path, encode_npy<std::uint32_t>("<f4", "(" + std::to_string(n) + ",)", data, n));
+}
+
+void write_npy_i64_vector(const std::string& path, std::size_t n, const std::int64_t* data) {
+    write_file_atomic(path, encode_npy<std::uint64_t>("<i8", "(" + std::to_string(n) + ",)", data, n));
 }
 
 void write_npy_f32(const std::string& path, std::size_t rows, std::size_t cols, const float* data) {

@@ -1,7 +1,7 @@
 // Reading and writing NumPy .npy files: the data sets, kfm map inputs and outputs.
 // Reads format versions 1.0, 2.0 and 3.0; dtypes f4/f8 in either byte order and the integer dtypes
 // i1/i2/i4/i8/u1/u2/u4/u8; C or Fortran order; 1-D and 2-D shapes. Everything else is rejected with a
-// std::runtime_error whose message names the file and the reason. Writes float32, C order, version 1.0.
+// std::runtime_error whose message names the file and the reason. Writes float32 (and int64 vectors), C order, version 1.0.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -31,6 +31,10 @@ npy_array parse_npy(const std::uint8_t* bytes, std::size_t size, const std::stri
 
 // The exact bytes of a version 1.0 float32 C-order file of shape (rows, cols).
 std::vector<std::uint8_t> encode_npy_f32(std::size_t rows, std::size_t cols, const float* data);
+
+// 1-D files of shape (n,): float32 and int64 (what `kfm predict` writes), atomically.
+void write_npy_f32_vector(const std::string& path, std::size_t n, const float* data);
+void write_npy_i64_vector(const std::string& path, std::size_t n, const std::int64_t* data);
 
 // Writes encode_npy_f32(...) atomically (temporary file, then rename): a failure leaves no file behind.
 void write_npy_f32(const std::string& path, std::size_t rows, std::size_t cols, const float* data);

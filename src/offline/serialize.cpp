@@ -9,6 +9,7 @@
 #include "kfm/kfm.hpp"
 #include "kfm/offline.hpp"
 #include "runtime/crc32c.hpp"
+#include "runtime/section_table.hpp"
 
 namespace kfm::offline {
 namespace {
@@ -37,6 +38,7 @@ void check_section(const section& s) {
         case format::dtype::bits: expected = (s.count + 7) / 8; break;
         case format::dtype::record:
             if (s.tag == format::tag::segments) expected = s.count * sizeof(format::feature_segment);
+            if (s.tag == format::tag::task) expected = s.count * sizeof(format::model_task);
             break;
         default: throw std::invalid_argument("section " + tag_text(s.tag) + ": unknown dtype");
     }
@@ -81,7 +83,12 @@ std::vector<std::uint8_t> serialize(const map_contents& map) {
     format::file_header h{};
     std::memcpy(h.magic, format::magic, sizeof(h.magic));
     h.version_major = format::version_major;
-    h.version_minor = format::version_minor;
+    // The oldest minor that knows every section, so a plain map stays readable by 1.0 readers.
+    h.version_minor = 0;
+    for (const section& s : map.sections) {
+        const std::uint16_t since = detail::section_since_minor(s.tag);
+        if (since > h.version_minor) h.version_minor = since;
+    }
     h.endian_tag = format::endian_tag;
     h.header_bytes = header_bytes;
     h.flags = 0;

@@ -102,6 +102,47 @@ kfm_status kfm_transform_batch(const kfm_map* handle, const float* x, size_t n, 
     return to_c(kfm::transform_batch(*m, x, n, x_stride, x_dim, out, out_stride, workspace, workspace_size));
 }
 
+uint32_t kfm_task(const kfm_map* handle) {
+    const kfm::map* m = map_of(handle);
+    return m ? static_cast<uint32_t>(m->task()) : 0;
+}
+
+uint32_t kfm_head_outputs(const kfm_map* handle) {
+    const kfm::map* m = map_of(handle);
+    return m ? m->head_outputs() : 0;
+}
+
+uint32_t kfm_class_count(const kfm_map* handle) {
+    const kfm::map* m = map_of(handle);
+    return m ? m->class_count() : 0;
+}
+
+int32_t kfm_class_label(const kfm_map* handle, uint32_t i) {
+    const kfm::map* m = map_of(handle);
+    return m ? m->class_label(i) : 0;
+}
+
+int kfm_has_preprocessing(const kfm_map* handle) {
+    const kfm::map* m = map_of(handle);
+    return m != nullptr && m->has_preprocessing() ? 1 : 0;
+}
+
+kfm_status kfm_predict(const kfm_map* handle, const float* x, size_t x_dim, float* scores, size_t scores_dim,
+                       int32_t* label, void* workspace, size_t workspace_size) {
+    const kfm::map* m = map_of(handle);
+    if (m == nullptr) return KFM_NULL_ARGUMENT;
+    return to_c(kfm::predict(*m, x, x_dim, scores, scores_dim, label, workspace, workspace_size));
+}
+
+kfm_status kfm_predict_batch(const kfm_map* handle, const float* x, size_t n, size_t x_stride, size_t x_dim,
+                             float* scores, size_t scores_stride, int32_t* labels, void* workspace,
+                             size_t workspace_size) {
+    const kfm::map* m = map_of(handle);
+    if (m == nullptr) return KFM_NULL_ARGUMENT;
+    return to_c(kfm::predict_batch(*m, x, n, x_stride, x_dim, scores, scores_stride, labels, workspace,
+                                   workspace_size));
+}
+
 double kfm_kernel_estimate(const kfm_map* handle, const float* phi_x, const float* phi_y) {
     const kfm::map* m = map_of(handle);
     if (m == nullptr) return std::numeric_limits<double>::quiet_NaN();

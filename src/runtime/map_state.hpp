@@ -43,6 +43,17 @@ struct map_state {
     std::uint64_t permutation_count = 0;
     const std::uint32_t* groups = nullptr;
     std::uint64_t group_count = 0;
+    // Model sections (all optional; verify_model.cpp): input shift/scale, task, linear head, class labels.
+    const float* prep = nullptr;             // input_dim shifts then input_dim scales
+    std::uint64_t prep_count = 0;
+    const format::model_task* task = nullptr;
+    std::uint64_t task_count = 0;
+    const float* head = nullptr;             // k x output_dim
+    std::uint64_t head_count = 0;
+    const float* bias = nullptr;             // k
+    std::uint64_t bias_count = 0;
+    const std::int32_t* labels = nullptr;    // class_count, strictly increasing
+    std::uint64_t label_count = 0;
 
     // Resolved once at open.
     const projection_ops* ops = nullptr;

@@ -18,6 +18,7 @@ status open(const void* bytes, std::size_t size, map* out, isa requested) noexce
     if (status s = detail::verify_map(state); s != status::ok) return s;
     state.ops = detail::projection_ops_for(state.meta->projection);  // known: verify_map checked it
     if (status s = state.ops->verify(state); s != status::ok) return s;
+    if (status s = detail::verify_model(state); s != status::ok) return s;
 
     isa chosen = isa::automatic;
     const detail::kernel_table* kernels = nullptr;

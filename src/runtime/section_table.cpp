@@ -25,6 +25,11 @@ void attach_segments(map_state& s, const std::uint8_t* p, std::uint64_t n) {
     s.segment_count = static_cast<std::uint32_t>(n);
 }
 
+void attach_task(map_state& s, const std::uint8_t* p, std::uint64_t n) {
+    s.task = reinterpret_cast<const fmt::model_task*>(p);
+    s.task_count = n;
+}
+
 constexpr std::uint32_t butterflies = projection_bit(projection::butterfly_simplex) | projection_bit(projection::butterfly_blocks);
 
 constexpr section_row rows[] = {
@@ -59,6 +64,16 @@ constexpr section_row rows[] = {
      attach_array<std::uint32_t, &map_state::permutation, &map_state::permutation_count>},
     {fmt::tag::groups, dtype::u32, 0, element_rule::any, every_projection,
      attach_array<std::uint32_t, &map_state::groups, &map_state::group_count>},
+    // The model sections (minor 1, verify_model.cpp).
+    {fmt::tag::preprocess, dtype::f32, 0, element_rule::finite, every_projection,
+     attach_array<float, &map_state::prep, &map_state::prep_count>},
+    {fmt::tag::task, dtype::record, sizeof(fmt::model_task), element_rule::any, every_projection, attach_task},
+    {fmt::tag::head, dtype::f32, 0, element_rule::finite, every_projection,
+     attach_array<float, &map_state::head, &map_state::head_count>},
+    {fmt::tag::bias, dtype::f32, 0, element_rule::finite, every_projection,
+     attach_array<float, &map_state::bias, &map_state::bias_count>},
+    {fmt::tag::labels, dtype::i32, 0, element_rule::any, every_projection,
+     attach_array<std::int32_t, &map_state::labels, &map_state::label_count>},
 };
 
 static_assert(sizeof(rows) / sizeof(rows[0]) <= max_section_rows, "raise max_section_rows");
@@ -74,5 +89,16 @@ const section_row* find_section(std::uint32_t tag) noexcept {
 std::size_t section_index(const section_row* row) noexcept { return static_cast<std::size_t>(row - rows); }
 
 std::size_t section_row_count() noexcept { return sizeof(rows) / sizeof(rows[0]); }
+
+std::uint16_t section_since_minor(std::uint32_t tag) noexcept {
+    switch (tag) {
+        case fmt::tag::preprocess:
+        case fmt::tag::task:
+        case fmt::tag::head:
+        case fmt::tag::bias:
+        case fmt::tag::labels: return 1;
+        default: return 0;
+    }
+}
 
 }  // namespace kfm::detail

@@ -40,5 +40,8 @@ const section_row* find_section(std::uint32_t tag) noexcept;
 std::size_t section_index(const section_row* row) noexcept;
 // Number of rows.
 std::size_t section_row_count() noexcept;
+// The format minor version that introduced `tag` (0 for the 1.0 sections): a file of an older minor
+// cannot carry it (its writer did not know the tag), and the writer stamps the newest one it uses.
+std::uint16_t section_since_minor(std::uint32_t tag) noexcept;
 
 }  // namespace kfm::detail

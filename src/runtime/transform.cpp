@@ -1,4 +1,4 @@
-// The runtime pipeline on a verified map: input checks, pre-processing (normalise, pad, append),
+// The runtime pipeline on a verified map: input checks, pre-processing (PREP shift/scale, normalise, pad, append),
 // projection, the feature stage per segment, constants; plus workspace sizing and kernel_estimate.
 // Everything works in the caller's workspace: no heap, no I/O.
 #include <cmath>
@@ -7,6 +7,7 @@
 
 #include "kernels/kernel_table.hpp"
 #include "runtime/map_state.hpp"
+#include "runtime/pipeline.hpp"
 #include "runtime/projection.hpp"
 
 namespace kfm {
@@ -105,14 +106,26 @@ double sum_of_squares(const float* x, std::size_t n) {
     return ((partial[0] + partial[1]) + (partial[2] + partial[3])) + ((partial[4] + partial[5]) + (partial[6] + partial[7]));
 }
 
-// x_work = x (unit-normalised when the map asks; zero stays zero), zero padding, appended value.
-void preprocess(const fmt::map_meta& m, const float* x, float* x_work) {
+// x'_i = (x_i - shift_i) * scale_i, the model file's input pre-processing (PREP), in float.
+inline float shifted_scaled(const map_state& map, const float* x, std::uint32_t i) {
+    const std::uint32_t d = map.meta->input_dim;
+    return (x[i] - map.prep[i]) * map.prep[d + i];
+}
+
+// x_work = x after PREP (when present), unit-normalised when the map asks (zero stays zero), zero
+// padding, appended value.
+void preprocess(const map_state& map, const float* x, float* x_work) {
+    const fmt::map_meta& m = *map.meta;
+    if (map.prep != nullptr) {
+        for (std::uint32_t i = 0; i < m.input_dim; ++i) x_work[i] = shifted_scaled(map, x, i);
+        x = x_work;  // normalisation below reads and writes in place
+    }
     double sum = 0.0;
     if ((m.flags & fmt::meta_flag_normalize_input) != 0) sum = sum_of_squares(x, m.input_dim);
     if (sum > 0.0) {
         const double scale = 1.0 / std::sqrt(sum);
         for (std::uint32_t i = 0; i < m.input_dim; ++i) x_work[i] = static_cast<float>(double(x[i]) * scale);
-    } else {  // not normalised, or a zero vector (which stays zero)
+    } else if (x != x_work) {  // not normalised, or a zero vector (which stays zero)
         std::memcpy(x_work, x, sizeof(float) * m.input_dim);
     }
     for (std::uint32_t i = m.input_dim; i < m.work_dim; ++i) x_work[i] = 0.0f;
@@ -170,9 +183,21 @@ void features(const map_state& map, const float* t, float* out) {
     }
 }
 
-// Whether pre-processing would copy x unchanged (no normalisation, padding or appended value).
-bool preprocess_is_copy(const fmt::map_meta& m) {
-    return (m.flags & fmt::meta_flag_normalize_input) == 0 && m.work_dim == m.input_dim && m.input_append == 0.0;
+// Whether pre-processing would copy x unchanged (no PREP, normalisation, padding or appended value).
+bool preprocess_is_copy(const map_state& map) {
+    const fmt::map_meta& m = *map.meta;
+    return map.prep == nullptr && (m.flags & fmt::meta_flag_normalize_input) == 0 && m.work_dim == m.input_dim &&
+           m.input_append == 0.0;
+}
+
+// x is finite, and so is PREP's x' (a finite x far from the shift times a large scale could overflow).
+bool input_finite(const map_state& map, const float* x) {
+    const std::uint32_t d = map.meta->input_dim;
+    if (!all_finite(x, d)) return false;
+    if (map.prep == nullptr) return true;
+    bool finite = true;
+    for (std::uint32_t i = 0; i < d; ++i) finite &= std::isfinite(shifted_scaled(map, x, i));
+    return finite;
 }
 
 // `rows` vectors already checked: pre-process, project (the projection's batched path when rows > 1), features.
@@ -182,8 +207,8 @@ void run_rows(const map_state& map, const workspace_layout& w, const float* x, s
               std::size_t rows, float* out, std::size_t out_stride) {
     const fmt::map_meta& m = *map.meta;
     const float* x_work = x;
-    if (!preprocess_is_copy(m) || (rows > 1 && x_stride != m.work_dim)) {
-        for (std::size_t r = 0; r < rows; ++r) preprocess(m, x + r * x_stride, w.x_work + r * m.work_dim);
+    if (!preprocess_is_copy(map) || (rows > 1 && x_stride != m.work_dim)) {
+        for (std::size_t r = 0; r < rows; ++r) preprocess(map, x + r * x_stride, w.x_work + r * m.work_dim);
         x_work = w.x_work;
     }
     const projection_ops* ops = map.ops;
@@ -197,9 +222,29 @@ void run_rows(const map_state& map, const workspace_layout& w, const float* x, s
 
 }  // namespace
 
+namespace detail {
+
+std::size_t pipeline_rows_per_pass(const map_state& map, std::size_t batch) noexcept {
+    return rows_per_pass(map, batch);
+}
+
+std::size_t pipeline_bytes(const map_state& map, std::size_t rows) noexcept { return bytes_for_rows(map, rows); }
+
+bool pipeline_input_ok(const map_state& map, const float* x) noexcept { return input_finite(map, x); }
+
+void pipeline_run(const map_state& map, const float* x, std::size_t x_stride, std::size_t rows, float* out,
+                  std::size_t out_stride, void* workspace) noexcept {
+    run_rows(map, carve(map, rows, workspace), x, x_stride, rows, out, out_stride);
+}
+
+}  // namespace detail
+
+// A model map's workspace also holds phi and the scores (predict.cpp); transform needs only the pipeline part.
 std::size_t workspace_bytes(const map& m, std::size_t batch) noexcept {
     const map_state* map = detail::state_of(m);
-    return map != nullptr ? bytes_for_rows(*map, rows_per_pass(*map, batch)) : 0;
+    if (map == nullptr) return 0;
+    const std::size_t rows = rows_per_pass(*map, batch);
+    return bytes_for_rows(*map, rows) + detail::head_bytes(*map, rows);
 }
 
 status transform(const map& m, const float* x, std::size_t x_dim, float* out, std::size_t out_dim, void* workspace,
@@ -210,7 +255,7 @@ status transform(const map& m, const float* x, std::size_t x_dim, float* out, st
     if (x_dim != map->meta->input_dim) return status::wrong_dimension;
     if (out_dim < map->meta->output_dim) return status::output_too_small;
     if (workspace == nullptr || workspace_size < bytes_for_rows(*map, 1)) return status::workspace_too_small;
-    if (!all_finite(x, x_dim)) return status::non_finite_input;
+    if (!input_finite(*map, x)) return status::non_finite_input;
     run_rows(*map, carve(*map, 1, workspace), x, x_dim, 1, out, out_dim);
     return status::ok;
 }
@@ -225,7 +270,7 @@ status transform_batch(const map& m, const float* x, std::size_t n, std::size_t 
     if (out_stride < map->meta->output_dim) return status::output_too_small;
     if (workspace == nullptr || workspace_size < bytes_for_rows(*map, 1)) return status::workspace_too_small;
     for (std::size_t r = 0; r < n; ++r)
-        if (!all_finite(x + r * x_stride, x_dim)) return status::non_finite_input;
+        if (!input_finite(*map, x + r * x_stride)) return status::non_finite_input;
 
     // As many rows per pass as the workspace holds (up to rows_per_pass).
     std::size_t rows = rows_per_pass(*map, n);

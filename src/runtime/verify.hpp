@@ -16,6 +16,10 @@ status verify_container(const std::uint8_t* bytes, std::size_t size, map_state* 
 // Needs the view filled by verify_container; does not run the projection's own verify.
 status verify_map(const map_state& state) noexcept;
 
+// The optional model sections (PREP, TASK, HEAD, BIAS, LABL): sizes against the map's dims and k, the
+// task's consistency, nonzero scales, strictly increasing labels (verify_model.cpp).
+status verify_model(const map_state& state) noexcept;
+
 // Largest dimension open() accepts, so that workspace sizes never overflow even with a 32-bit size_t.
 inline constexpr std::uint32_t max_dim = format::max_dim;
 

@@ -113,6 +113,7 @@ status verify_container(const std::uint8_t* bytes, std::size_t size, map_state* 
             if (h.version_minor <= fmt::version_minor) return status::bad_section_table;
         } else {
             if (static_cast<std::uint32_t>(known->type) != e.dtype) return status::bad_section_table;
+            if (section_since_minor(e.tag) > h.version_minor) return status::bad_section_table;
             const std::size_t k = section_index(known);
             if (seen[k]) return status::missing_section;
             seen[k] = true;

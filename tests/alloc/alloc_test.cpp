@@ -10,6 +10,7 @@
 
 #include "common/builder_configs.hpp"
 #include "common/test_maps.hpp"
+#include "common/test_models.hpp"
 #include "offline/builders.hpp"
 
 extern "C" {
@@ -139,6 +140,29 @@ TEST_CASE("no heap allocation in open, the accessors, transform and transform_ba
     for (const auto& config : kfm::test::builder_configs(6, 64)) {
         INFO(config.label);
         CHECK(heap_calls_during_transforms(kfm::offline::build_map(config.options)) == 0);
+    }
+}
+
+TEST_CASE("no heap allocation during predict and predict_batch (model files with PREP and a head)") {
+    for (auto kind : {fmt::task_kind::regression, fmt::task_kind::binary, fmt::task_kind::multiclass}) {
+        const file_buffer buffer(kfm::offline::serialize(make_test_model(dense_spec{}, kind, 3)));
+        for (kfm::isa i : {kfm::isa::scalar, kfm::isa::automatic}) {
+            const kfm::map m = open_or_fail(buffer, i);
+            const std::size_t n = 8, d = m.input_dim(), k = m.head_outputs();
+            std::vector<float> xs(n * d, 0.3f), scores(n * k);
+            std::vector<std::int32_t> labels(n);
+            std::vector<float> ws(kfm::workspace_bytes(m, n) / sizeof(float) + 1);
+            allocations = releases = 0;
+            counting = true;
+            const kfm::status single = kfm::predict(m, xs.data(), d, scores.data(), k, labels.data(), ws.data(),
+                                                    ws.size() * sizeof(float));
+            const kfm::status batch = kfm::predict_batch(m, xs.data(), n, d, d, scores.data(), k, labels.data(),
+                                                         ws.data(), ws.size() * sizeof(float));
+            counting = false;
+            REQUIRE(single == kfm::status::ok);
+            REQUIRE(batch == kfm::status::ok);
+            CHECK(allocations + releases == 0);
+        }
     }
 }
 

@@ -14,6 +14,7 @@
 
 #include "common/builder_configs.hpp"
 #include "common/test_maps.hpp"
+#include "common/test_models.hpp"
 #include "offline/random.hpp"
 #include "runtime/section_table.hpp"
 
@@ -58,6 +59,12 @@ std::vector<std::uint32_t> tags_of(const std::vector<std::uint8_t>& bytes) {
 const std::vector<sample_file>& sample_files() {
     static const std::vector<sample_file> files = [] {
         std::vector<sample_file> out{{"dense (test_maps)", small_dense_file()}};
+        // A multiclass model file: PREP, TASK, HEAD, BIAS, LABL on a small dense map.
+        dense_spec model;
+        model.input_dim = 4;
+        model.projection_dim = 6;
+        out.push_back({"multiclass model (test_models)",
+                       kfm::offline::serialize(make_test_model(model, fmt::task_kind::multiclass, 3))});
         std::set<std::pair<std::uint32_t, std::vector<std::uint32_t>>> seen;
         for (const auto& config : builder_configs(6, 16)) {
             if (config.options.method == fmt::method::srf) continue;
@@ -241,7 +248,7 @@ TEST_CASE("versions: a newer minor with an unknown section opens; an unknown maj
     CHECK(open_bytes(bytes, bytes.size(), &v) == status::bad_section_table);  // unknown tag in the current minor
 
     auto newer = bytes;
-    const std::uint16_t minor = 1;
+    const std::uint16_t minor = fmt::version_minor + 1;
     std::memcpy(newer.data() + offsetof(fmt::file_header, version_minor), &minor, 2);
     reseal_header(newer);
     CHECK(open_bytes(newer, newer.size(), &v) == status::ok);

@@ -1,0 +1,41 @@
+// `kfm predict`: a model file's predictions for every row of a .npy file: int64 labels (N,) for a
+// classifier, float32 scores (N,) or (N, k) for regression; --scores also writes the scores.
+#include "cli/model_data.hpp"
+
+namespace kfm::cli {
+
+int run_predict(const std::vector<std::string>& argv) {
+    const arguments args("predict", argv, {{"--in", true}, {"--out", true}, {"--scores", true}}, 1);
+    if (args.positional().empty()) usage_error("'kfm predict' needs a MODEL.kfm (see 'kfm help predict')");
+    const std::string model_path = args.positional()[0];
+    const std::string in_path = args.value("--in"), out_path = args.value("--out");
+    const std::string scores_path = args.value_or("--scores", "");
+    if (out_path.empty()) usage_error("--out needs a file name");
+    if (args.has("--scores") && (scores_path.empty() || scores_path == out_path))
+        usage_error("--scores needs a file name other than --out's");
+    refuse_overwriting_inputs("--out", out_path, {{"MODEL", model_path}, {"--in", in_path}});
+    if (!scores_path.empty()) refuse_overwriting_inputs("--scores", scores_path, {{"MODEL", model_path}, {"--in", in_path}});
+
+    const loaded_map model = load_map(model_path);
+    require_head(model);
+    const offline::npy_array x = read_inputs(in_path, model.view);
+    const predictions p = predict_rows(model, x, in_path);
+    const std::size_t k = model.view.head_outputs();
+    auto write_scores = [&](const std::string& path) {
+        if (k == 1) {
+            offline::write_npy_f32_vector(path, x.rows, p.scores.data());
+        } else {
+            offline::write_npy_f32(path, x.rows, k, p.scores.data());
+        }
+    };
+    if (p.labels.empty()) {
+        write_scores(out_path);
+    } else {
+        const std::vector<std::int64_t> labels(p.labels.begin(), p.labels.end());
+        offline::write_npy_i64_vector(out_path, labels.size(), labels.data());
+    }
+    if (!scores_path.empty()) write_scores(scores_path);
+    return 0;
+}
+
+}  // namespace kfm::cli

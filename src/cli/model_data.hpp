@@ -1,0 +1,34 @@
+// What `kfm fit`, `kfm predict` and `kfm score` share: reading inputs checked against a map, reading
+// targets y, and running a model file's predict_batch over every row.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cli/cli.hpp"
+#include "offline/npy.hpp"
+
+namespace kfm::cli {
+
+// X as float rows with the map's input_dim columns, all finite (cli_error naming the file otherwise).
+offline::npy_array read_inputs(const std::string& path, const kfm::map& map);
+
+// y for `rows` samples: shape (N,) or (N, k) (k = 1 for a 1-D file). cli_error for a row count other
+// than `rows`, NaN/Inf, or (when `one_column`) more than one column.
+struct targets {
+    std::size_t rows = 0, cols = 0;
+    std::vector<double> values;  // rows x cols, row-major
+};
+targets read_targets(const std::string& path, std::size_t rows, bool one_column);
+
+// predict_batch over every row of x: scores rows x head_outputs, labels (classifiers) rows.
+struct predictions {
+    std::vector<float> scores;
+    std::vector<std::int32_t> labels;
+};
+predictions predict_rows(const loaded_map& model, const offline::npy_array& x, const std::string& x_path);
+
+// cli_error unless the file has a linear head.
+void require_head(const loaded_map& model);
+
+}  // namespace kfm::cli

@@ -1,0 +1,23 @@
+// The feature pipeline of transform.cpp as seen by predict.cpp: workspace sizing, input checks and the
+// run over already-checked rows. A model map's workspace is the pipeline's part followed by the head's.
+#pragma once
+#include <cstddef>
+
+#include "runtime/map_state.hpp"
+
+namespace kfm::detail {
+
+// Rows the pipeline handles per pass for a batch of `batch` (1 for projections without a batched path).
+std::size_t pipeline_rows_per_pass(const map_state& map, std::size_t batch) noexcept;
+// Bytes of the pipeline's part of the workspace for `rows` rows per pass.
+std::size_t pipeline_bytes(const map_state& map, std::size_t rows) noexcept;
+// x (input_dim values) is finite, before and after the PREP shift/scale.
+bool pipeline_input_ok(const map_state& map, const float* x) noexcept;
+// out rows = phi(x rows) for `rows` checked rows (rows <= a pass that fits pipeline_bytes(rows)).
+void pipeline_run(const map_state& map, const float* x, std::size_t x_stride, std::size_t rows, float* out,
+                  std::size_t out_stride, void* workspace) noexcept;
+
+// Bytes of the head's part for `rows` rows per pass: phi (rows x output_dim) and k scores; 0 without a head.
+std::size_t head_bytes(const map_state& map, std::size_t rows) noexcept;
+
+}  // namespace kfm::detail

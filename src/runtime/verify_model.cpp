@@ -1,0 +1,68 @@
+// Verification of the optional model sections (format minor 1): input pre-processing (PREP), and the
+// linear head (TASK, HEAD, BIAS, LABL). The container already checked dtypes, CRCs and that every float
+// is finite; this checks sizes against the map's dimensions and the task, and the value domains.
+#include "runtime/checked.hpp"
+#include "runtime/verify.hpp"
+
+namespace kfm::detail {
+namespace {
+
+namespace fmt = kfm::format;
+
+// PREP: input_dim shifts then input_dim scales, every scale nonzero (a zero scale would erase an input).
+status check_preprocess(const map_state& v) {
+    if (v.prep == nullptr) return status::ok;
+    const std::uint32_t d = v.meta->input_dim;
+    if (v.prep_count != 2ull * d) return status::bad_section_size;
+    for (std::uint32_t i = 0; i < d; ++i)
+        if (v.prep[d + i] == 0.0f) return status::bad_parameter_value;
+    return status::ok;
+}
+
+bool reserved_zero(const fmt::model_task& t) {
+    for (std::uint32_t r : t.reserved)
+        if (r != 0) return false;
+    return true;
+}
+
+// k and the class count the task kind implies: regression any k >= 1 and no classes; binary one score and
+// two classes; multiclass one score per class, at least three.
+bool task_consistent(const fmt::model_task& t) {
+    switch (static_cast<fmt::task_kind>(t.kind)) {
+        case fmt::task_kind::regression: return t.output_count >= 1 && t.class_count == 0;
+        case fmt::task_kind::binary: return t.output_count == 1 && t.class_count == 2;
+        case fmt::task_kind::multiclass: return t.output_count >= 3 && t.class_count == t.output_count;
+        default: return false;
+    }
+}
+
+status check_head(const map_state& v) {
+    const bool any = v.task != nullptr || v.head != nullptr || v.bias != nullptr || v.labels != nullptr;
+    if (!any) return status::ok;
+    // TASK, HEAD and BIAS come together; LABL only with them.
+    if (v.task == nullptr || v.head == nullptr || v.bias == nullptr) return status::missing_section;
+    if (v.task_count != 1) return status::bad_section_size;
+    const fmt::model_task& t = *v.task;
+    if (!reserved_zero(t) || !task_consistent(t)) return status::bad_model;
+    if (t.output_count > max_dim) return status::bad_model;
+    std::uint64_t weights = 0;
+    if (!checked_mul(t.output_count, v.meta->output_dim, &weights) || v.head_count != weights)
+        return status::bad_section_size;
+    if (v.bias_count != t.output_count) return status::bad_section_size;
+    // Labels exactly when classifying, one per class, strictly increasing (hence distinct, checked in O(k)).
+    if (t.class_count == 0) return v.labels == nullptr ? status::ok : status::bad_model;
+    if (v.labels == nullptr) return status::missing_section;
+    if (v.label_count != t.class_count) return status::bad_section_size;
+    for (std::uint64_t i = 1; i < v.label_count; ++i)
+        if (!(v.labels[i - 1] < v.labels[i])) return status::bad_model;
+    return status::ok;
+}
+
+}  // namespace
+
+status verify_model(const map_state& v) noexcept {
+    if (status s = check_preprocess(v); s != status::ok) return s;
+    return check_head(v);
+}
+
+}  // namespace kfm::detail

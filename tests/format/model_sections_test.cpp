@@ -1,0 +1,253 @@
+// The model sections of format minor 1 (PREP, TASK, HEAD, BIAS, LABL): every one round-trips through
+// serialize + open, every kind of corruption of each is refused with its status, the writer stamps the
+// minor a file needs, and a minor-0 file still opens as before.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "common/test_models.hpp"
+#include "runtime/map_state.hpp"
+
+namespace fmt = kfm::format;
+using kfm::status;
+using namespace kfm::test;
+
+namespace {
+
+status open_contents(const kfm::offline::map_contents& map, kfm::map* out) {
+    const file_buffer buffer(kfm::offline::serialize(map));
+    return kfm::open(buffer.data(), buffer.size(), out, kfm::isa::scalar);
+}
+
+status open_contents(const kfm::offline::map_contents& map) {
+    kfm::map v;
+    return open_contents(map, &v);
+}
+
+std::uint16_t minor_of(const std::vector<std::uint8_t>& bytes) {
+    fmt::file_header h;
+    std::memcpy(&h, bytes.data(), sizeof h);
+    return h.version_minor;
+}
+
+kfm::offline::section* find(kfm::offline::map_contents& map, std::uint32_t tag) {
+    for (auto& s : map.sections)
+        if (s.tag == tag) return &s;
+    return nullptr;
+}
+
+void drop(kfm::offline::map_contents& map, std::uint32_t tag) {
+    for (auto it = map.sections.begin(); it != map.sections.end(); ++it)
+        if (it->tag == tag) {
+            map.sections.erase(it);
+            return;
+        }
+}
+
+template <class T>
+void set_value(kfm::offline::section& s, std::size_t i, T v) {
+    std::memcpy(s.bytes.data() + i * sizeof(T), &v, sizeof v);
+}
+
+template <class T>
+void shrink(kfm::offline::section& s) {
+    s.bytes.resize(s.bytes.size() - sizeof(T));
+    --s.count;
+}
+
+fmt::model_task task_of(const kfm::offline::map_contents& map) {
+    fmt::model_task t;
+    for (const auto& s : map.sections)
+        if (s.tag == fmt::tag::task) std::memcpy(&t, s.bytes.data(), sizeof t);
+    return t;
+}
+
+void set_task(kfm::offline::map_contents& map, const fmt::model_task& t) {
+    std::memcpy(find(map, fmt::tag::task)->bytes.data(), &t, sizeof t);
+}
+
+}  // namespace
+
+TEST_CASE("model sections: every one round-trips and the accessors read it back") {
+    const dense_spec spec;
+    for (auto kind : {fmt::task_kind::regression, fmt::task_kind::binary, fmt::task_kind::multiclass}) {
+        CAPTURE(static_cast<int>(kind));
+        const auto contents = make_test_model(spec, kind, 4);
+        const auto bytes = kfm::offline::serialize(contents);
+        CHECK(minor_of(bytes) == 1);
+        const file_buffer buffer(bytes);
+        const kfm::map m = open_or_fail(buffer);
+        const auto head = make_test_head(make_dense_map(spec), kind, 4);
+        const auto scaling = make_test_scaling(spec.input_dim);
+        CHECK(m.task() == kind);
+        CHECK(m.head_outputs() == head.outputs);
+        CHECK(m.class_count() == head.labels.size());
+        for (std::uint32_t i = 0; i < head.labels.size(); ++i) CHECK(m.class_label(i) == head.labels[i]);
+        CHECK(m.class_label(static_cast<std::uint32_t>(head.labels.size())) == 0);
+        CHECK(m.has_preprocessing());
+
+        const kfm::detail::map_state& s = *kfm::detail::state_of(m);
+        REQUIRE(s.prep_count == 2u * spec.input_dim);
+        for (std::uint32_t i = 0; i < spec.input_dim; ++i) {
+            CHECK(s.prep[i] == scaling.shift[i]);
+            CHECK(s.prep[spec.input_dim + i] == scaling.scale[i]);
+        }
+        REQUIRE(s.head_count == head.weights.size());
+        CHECK(std::memcmp(s.head, head.weights.data(), head.weights.size() * sizeof(float)) == 0);
+        REQUIRE(s.bias_count == head.bias.size());
+        CHECK(std::memcmp(s.bias, head.bias.data(), head.bias.size() * sizeof(float)) == 0);
+        CHECK(s.label_count == head.labels.size());
+
+        // map_part gives back the map without its model, which is a minor-0 file again.
+        const auto plain = kfm::offline::map_part(bytes.data(), bytes.size());
+        const auto plain_bytes = kfm::offline::serialize(plain);
+        CHECK(plain_bytes == kfm::offline::serialize(make_dense_map(spec)));
+    }
+}
+
+TEST_CASE("model sections: PREP alone is a valid file (transform applies it)") {
+    auto map = make_dense_map(dense_spec{});
+    kfm::offline::add_preprocessing(map, make_test_scaling(map.meta.input_dim));
+    kfm::map m;
+    REQUIRE(open_contents(map, &m) == status::ok);
+    CHECK(m.has_preprocessing());
+    CHECK(m.task() == fmt::task_kind::none);
+    CHECK(m.head_outputs() == 0);
+}
+
+TEST_CASE("model sections: a minor-0 file opens as before; model sections in a minor-0 file are refused") {
+    const auto plain = kfm::offline::serialize(make_dense_map(dense_spec{}));
+    CHECK(minor_of(plain) == 0);
+    kfm::map v;
+    const file_buffer buffer(plain);
+    CHECK(kfm::open(buffer.data(), buffer.size(), &v) == status::ok);
+    CHECK(v.task() == fmt::task_kind::none);
+    CHECK_FALSE(v.has_preprocessing());
+
+    auto model = kfm::offline::serialize(make_test_model(dense_spec{}, fmt::task_kind::binary, 1));
+    const std::uint16_t zero = 0;
+    std::memcpy(model.data() + offsetof(fmt::file_header, version_minor), &zero, 2);
+    reseal_header(model);
+    const file_buffer old(model);
+    CHECK(kfm::open(old.data(), old.size(), &v) == status::bad_section_table);
+}
+
+TEST_CASE("model sections: sizes against the map's dims and k") {
+    const dense_spec spec;
+    auto prep = make_test_model(spec, fmt::task_kind::multiclass, 3);
+    shrink<float>(*find(prep, fmt::tag::preprocess));
+    CHECK(open_contents(prep) == status::bad_section_size);
+
+    auto head = make_test_model(spec, fmt::task_kind::multiclass, 3);
+    shrink<float>(*find(head, fmt::tag::head));
+    CHECK(open_contents(head) == status::bad_section_size);
+
+    auto bias = make_test_model(spec, fmt::task_kind::regression, 2);
+    shrink<float>(*find(bias, fmt::tag::bias));
+    CHECK(open_contents(bias) == status::bad_section_size);
+
+    auto labels = make_test_model(spec, fmt::task_kind::multiclass, 3);
+    shrink<std::int32_t>(*find(labels, fmt::tag::labels));
+    CHECK(open_contents(labels) == status::bad_section_size);
+
+    auto two_tasks = make_test_model(spec, fmt::task_kind::regression, 1);
+    auto* t = find(two_tasks, fmt::tag::task);
+    t->bytes.insert(t->bytes.end(), t->bytes.begin(), t->bytes.end());
+    t->count = 2;
+    CHECK(open_contents(two_tasks) == status::bad_section_size);
+}
+
+TEST_CASE("model sections: non-finite values and zero scales are refused") {
+    const dense_spec spec;
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    for (std::uint32_t tag : {fmt::tag::preprocess, fmt::tag::head, fmt::tag::bias}) {
+        auto m = make_test_model(spec, fmt::task_kind::regression, 2);
+        set_value(*find(m, tag), 1, nan);
+        CHECK(open_contents(m) == status::bad_parameter_value);
+        auto n = make_test_model(spec, fmt::task_kind::regression, 2);
+        set_value(*find(n, tag), 0, inf);
+        CHECK(open_contents(n) == status::bad_parameter_value);
+    }
+    auto zero_scale = make_test_model(spec, fmt::task_kind::regression, 2);
+    set_value(*find(zero_scale, fmt::tag::preprocess), spec.input_dim + 2, 0.0f);
+    CHECK(open_contents(zero_scale) == status::bad_parameter_value);
+    auto zero_shift = make_test_model(spec, fmt::task_kind::regression, 2);
+    set_value(*find(zero_shift, fmt::tag::preprocess), 2, 0.0f);  // a zero shift is fine
+    CHECK(open_contents(zero_shift) == status::ok);
+}
+
+TEST_CASE("model sections: the task must be consistent with k, the classes and the labels") {
+    const dense_spec spec;
+    auto base = make_test_model(spec, fmt::task_kind::multiclass, 3);
+    REQUIRE(open_contents(base) == status::ok);
+
+    auto unknown = base;
+    fmt::model_task t = task_of(unknown);
+    t.kind = 4;
+    set_task(unknown, t);
+    CHECK(open_contents(unknown) == status::bad_model);
+
+    auto reserved = base;
+    t = task_of(reserved);
+    t.reserved[4] = 1;
+    set_task(reserved, t);
+    CHECK(open_contents(reserved) == status::bad_model);
+
+    auto classes = base;  // class_count != k
+    t = task_of(classes);
+    t.class_count = 4;
+    set_task(classes, t);
+    CHECK(open_contents(classes) == status::bad_model);
+
+    auto as_binary = base;  // binary needs k = 1
+    t = task_of(as_binary);
+    t.kind = static_cast<std::uint32_t>(fmt::task_kind::binary);
+    set_task(as_binary, t);
+    CHECK(open_contents(as_binary) == status::bad_model);
+
+    auto k_mismatch = make_test_model(spec, fmt::task_kind::regression, 3);  // TASK says 2, HEAD has 3 rows
+    t = task_of(k_mismatch);
+    t.output_count = 2;
+    set_task(k_mismatch, t);
+    CHECK(open_contents(k_mismatch) == status::bad_section_size);
+
+    auto duplicate = base;
+    set_value<std::int32_t>(*find(duplicate, fmt::tag::labels), 1, 10);  // 10, 10, 30
+    CHECK(open_contents(duplicate) == status::bad_model);
+    auto unsorted = base;
+    set_value<std::int32_t>(*find(unsorted, fmt::tag::labels), 0, 25);  // 25, 20, 30
+    CHECK(open_contents(unsorted) == status::bad_model);
+
+    auto binary_same = make_test_model(spec, fmt::task_kind::binary, 1);
+    set_value<std::int32_t>(*find(binary_same, fmt::tag::labels), 1, -3);
+    CHECK(open_contents(binary_same) == status::bad_model);
+}
+
+TEST_CASE("model sections: TASK, HEAD and BIAS come together; LABL exactly when classifying") {
+    const dense_spec spec;
+    for (std::uint32_t tag : {fmt::tag::task, fmt::tag::head, fmt::tag::bias}) {
+        auto m = make_test_model(spec, fmt::task_kind::regression, 2);
+        drop(m, tag);
+        CHECK(open_contents(m) == status::missing_section);
+    }
+    auto no_labels = make_test_model(spec, fmt::task_kind::binary, 1);
+    drop(no_labels, fmt::tag::labels);
+    CHECK(open_contents(no_labels) == status::missing_section);
+
+    auto regression_labels = make_test_model(spec, fmt::task_kind::regression, 1);
+    regression_labels.sections.push_back(
+        kfm::offline::section{fmt::tag::labels, fmt::dtype::i32, 1, {1, 0, 0, 0}});
+    CHECK(open_contents(regression_labels) == status::bad_model);
+
+    auto labels_only = make_dense_map(spec);
+    labels_only.sections.push_back(kfm::offline::section{fmt::tag::labels, fmt::dtype::i32, 1, {1, 0, 0, 0}});
+    CHECK(open_contents(labels_only) == status::missing_section);
+
+    auto duplicate_head = make_test_model(spec, fmt::task_kind::regression, 1);
+    duplicate_head.sections.push_back(*find(duplicate_head, fmt::tag::bias));
+    CHECK(open_contents(duplicate_head) == status::missing_section);  // a duplicated tag
+}
