@@ -35,6 +35,7 @@
     X(output_too_small, OUTPUT_TOO_SMALL, "output buffer is too small")                                      \
     X(non_finite_input, NON_FINITE_INPUT, "input contains NaN or Inf")                                       \
     X(not_open, NOT_OPEN, "the map was never opened (default-constructed, or its open failed)")              \
-    X(unexpected_section, UNEXPECTED_SECTION, "a section this map's projection does not use is present")
+    X(unexpected_section, UNEXPECTED_SECTION, "a section this map's projection does not use is present")    \
+    X(value_too_large, VALUE_TOO_LARGE, "stored values so large that an input with |x_i| <= 2^20 could give Inf or NaN")
 
 #endif /* KFM_STATUS_LIST_H */

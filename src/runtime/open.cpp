@@ -3,8 +3,10 @@
 #include <cstdlib>
 
 #include "kernels/kernel_table.hpp"
+#include "runtime/output_bound.hpp"
 #include "runtime/projection.hpp"
 #include "runtime/verify.hpp"
+#include "runtime/work_bound.hpp"
 
 namespace kfm {
 namespace {
@@ -40,6 +42,9 @@ status open(const void* bytes, std::size_t size, map* out, isa requested) noexce
     if (status s = detail::verify_map(state); s != status::ok) return s;
     state.ops = detail::projection_ops_for(state.meta->projection);  // known: verify_map checked it
     if (status s = state.ops->verify(state); s != status::ok) return s;
+    // Belt and braces over the per-field bounds: no map may ask for more work than the documented bound.
+    if (detail::transform_work(state) > detail::work_limit(state, size)) return status::bad_meta;
+    if (!(detail::log2_magnitude_bound(state) <= detail::max_log2_magnitude)) return status::value_too_large;
 
     isa chosen = isa::automatic;
     if (status s = choose_isa(requested, &chosen); s != status::ok) return s;
