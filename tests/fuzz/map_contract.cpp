@@ -101,7 +101,7 @@ void reseal(std::uint8_t* bytes, std::size_t size) {
 
 void check_map_bytes(const std::uint8_t* bytes, std::size_t size) {
     std::vector<std::uint64_t> aligned(size / 8 + 1);
-    std::memcpy(aligned.data(), bytes, size);
+    if (size > 0) std::memcpy(aligned.data(), bytes, size);  // an empty input may come with a null pointer
     for (std::size_t k = 0; k < isa_count(); ++k) {
         const isa i = isa_at(k);
         if (!isa_available(i)) continue;
