@@ -4,7 +4,8 @@
 #      (the `package` test installs this build and builds C/C++ consumers against it); the kernels suite
 #      must report scalar and AVX2 as tested (AArch64 / ARMv7 stages: NEON), see require_isas_tested;
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer build of the tests, running the kernels, format and
-#      runtime suites (fuzz tests included);
+#      runtime suites (the fuzz regression replays included); then scripts/fuzz.sh runs each libFuzzer
+#      target (clang) for FUZZ_SECONDS (default 55 s, about 3 minutes in all);
 #   3. AArch64 and ARMv7 cross builds running the kernels, format and runtime suites under qemu, and on
 #      AArch64 the `package` test (cross consumers, maps written by the native kfm);
 #   4. a runtime-only ARMv7 build (KFM_RUNTIME_ONLY, no -fPIC, user CMAKE_CXX_FLAGS=-O2) that sees no
@@ -104,10 +105,24 @@ if configure_and_build native -- -DCMAKE_BUILD_TYPE=Release; then
 fi
 
 # 2. Sanitizers: only the test executables of the fast suites (no kfm, no benchmark).
-if configure_and_build sanitize kfm_test_kernels kfm_test_format kfm_test_runtime -- \
+if configure_and_build sanitize kfm_test_kernels kfm_test_format kfm_test_runtime kfm_fuzz_seeds \
+     kfm_fuzz_replay_open kfm_fuzz_replay_map kfm_fuzz_replay_npy -- \
      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKFM_SANITIZE=ON -DKFM_BUILD_BENCH=OFF -DKFM_BUILD_CLI=OFF; then
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
     run_ctest sanitize -L "$fast_labels"
+fi
+
+# 2b. Fuzzing: the libFuzzer targets (clang, ASan + UBSan) for a bounded time each, about 3 minutes in all
+#     (FUZZ_SECONDS per target). A crash, leak or timeout counts one failure per target; fuzz.sh prints
+#     one line per target with its executions and the reproducer's path.
+note "fuzz: ${FUZZ_SECONDS:=55} s per target"
+if FUZZ_SECONDS=$FUZZ_SECONDS scripts/fuzz.sh | tee "$root/build/fuzz.summary.log"; then
+  passed=$((passed + $(grep -c ': ok,' "$root/build/fuzz.summary.log")))
+else
+  bad=$(grep -c ': FAILED' "$root/build/fuzz.summary.log")
+  [ "$bad" -gt 0 ] || bad=1  # the build itself failed
+  failed=$((failed + bad)); failed_stages+=("fuzz ($bad targets)")
+  passed=$((passed + $(grep -c ': ok,' "$root/build/fuzz.summary.log")))
 fi
 
 # 3. ARM cross builds; the toolchain files set CMAKE_CROSSCOMPILING_EMULATOR to qemu. AArch64 also runs

@@ -18,6 +18,16 @@ inline constexpr std::uint32_t max_sections = 64;
 // above it (so that workspace sizes never overflow, even with a 32-bit size_t) and the builders refuse
 // options that would exceed it.
 inline constexpr std::uint32_t max_dim = 1u << 24;
+// Counts that multiply the work of a transform are bounded by what the builders use (docs/reliability.md,
+// cost bound): butterfly repeats (map_meta::repeats of butterfly maps; the builders write 3) and the
+// polynomial degree (kernel_order of polynomial-sphere maps, TensorSketch's number of sketches).
+inline constexpr std::uint32_t max_butterfly_repeats = 3;
+inline constexpr std::uint32_t max_polynomial_degree = 100;
+// The finite-output contract (docs/format.md): open() refuses a map unless every input whose entries are
+// finite with |x_i| <= max_input_abs gives finite output. 2^20 covers raw features of any usual scale
+// (pixel values, counts, physical units) while leaving float's range 2^128 room for the dims (2^24) and
+// the stored values that multiply it.
+inline constexpr std::uint32_t max_input_abs = 1u << 20;
 
 // 64 bytes at offset 0. Every reserved byte is zero.
 struct file_header {

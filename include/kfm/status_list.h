@@ -37,6 +37,7 @@
     X(not_open, NOT_OPEN, "the map was never opened (default-constructed, or its open failed)")              \
     X(unexpected_section, UNEXPECTED_SECTION, "a section this map's projection does not use is present")   \
     X(bad_model, BAD_MODEL, "model sections (TASK, HEAD, BIAS, LABL) invalid or inconsistent")               \
-    X(no_head, NO_HEAD, "the map has no linear head (TASK/HEAD/BIAS): predict needs a model file")
+    X(no_head, NO_HEAD, "the map has no linear head (TASK/HEAD/BIAS): predict needs a model file")   \
+    X(value_too_large, VALUE_TOO_LARGE, "stored values so large that an input with |x_i| <= 2^20 could give Inf or NaN")
 
 #endif /* KFM_STATUS_LIST_H */

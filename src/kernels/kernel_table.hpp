@@ -86,6 +86,9 @@ constexpr bool is_complete(const kernel_table& t) noexcept {
 // Twiddle table size and contents for fft (computed in double; a pure function of log2_n).
 std::size_t fft_twiddle_floats(unsigned log2_n) noexcept;
 void fft_make_twiddles(unsigned log2_n, float* out) noexcept;
+// Whether a stored table is fft_make_twiddles' output, each entry within one float ulp (libm cos and sin
+// may differ in the last double bit between C libraries, which can move a rounding by one ulp).
+bool fft_twiddles_match(unsigned log2_n, const float* table) noexcept;
 
 // The table for one ISA (isa::automatic: the best one), or null when this build or CPU lacks it.
 // Both walk the ISA registry (src/runtime/isa_registry.cpp).

@@ -95,7 +95,7 @@ void validate(const build_options& o) {
             break;
         }
         case format::kernel::polynomial_sphere:
-            if (k.degree < 1 || k.degree > 100)
+            if (k.degree < 1 || k.degree > format::max_polynomial_degree)
                 throw std::invalid_argument(name + ": polynomial-sphere degree must be in 1..100");
             if (!(k.scale >= 2.0) || !std::isfinite(k.scale))
                 throw std::invalid_argument(name + ": polynomial-sphere scale a must be finite and at least 2");

@@ -29,7 +29,7 @@ void validate(const build_options& o) {
     if (o.input_dim == 0) throw std::invalid_argument("maclaurin: input dimension must be at least 1");
     if (o.features == 0) throw std::invalid_argument("maclaurin: features must be at least 1");
     if (o.features > max_outputs) throw std::invalid_argument("maclaurin: more than the limit of 2^26 outputs");
-    if (k.degree < 1 || k.degree > 100) throw std::invalid_argument("maclaurin: polynomial-sphere degree must be in 1..100");
+    if (k.degree < 1 || k.degree > format::max_polynomial_degree) throw std::invalid_argument("maclaurin: polynomial-sphere degree must be in 1..100");
     if (!(k.scale >= 2.0) || !std::isfinite(k.scale))
         throw std::invalid_argument("maclaurin: polynomial-sphere scale a must be finite and at least 2");
 }

@@ -107,6 +107,24 @@ void check_built_values(const build_options& o, const map_contents& map) {
     }
 }
 
+// The finite-output contract (docs/format.md): open refuses a map whose stored values could turn an input
+// with |x_i| <= 2^20 into Inf or NaN; name the options that made them so large instead.
+void check_output_contract(const build_options& o, const map_contents& map) {
+    const std::vector<std::uint8_t> bytes = serialize(map);
+    std::vector<std::uint64_t> aligned((bytes.size() + 7) / 8);
+    std::memcpy(aligned.data(), bytes.data(), bytes.size());
+    kfm::map opened;
+    if (kfm::open(aligned.data(), bytes.size(), &opened, isa::scalar) != status::value_too_large) return;
+    std::string option = scaling_option(o.kernel);
+    if (o.kernel.kind == format::kernel::polynomial_sphere)
+        option = "--degree " + std::to_string(o.kernel.degree) + " with --input-dim " + std::to_string(o.input_dim) +
+                 " and --scale " + shortest(o.kernel.scale) + " is too large";
+    throw std::invalid_argument((option.empty() ? std::string(method_name(o.method)) : option) +
+                                ": the map's stored values are so large that an input with |x_i| <= " +
+                                std::to_string(format::max_input_abs) +
+                                " could give Inf or NaN features (kfm's finite-output contract; kfm::open refuses the map)");
+}
+
 map_contents build_with_method(const build_options& options) {
     switch (options.method) {
         case format::method::rff:
@@ -136,6 +154,7 @@ map_contents build_map(const build_options& options) {
     map_contents map = build_with_method(options);
     check_built_dims(options, map.meta);
     check_built_values(options, map);
+    check_output_contract(options, map);
     return map;
 }
 

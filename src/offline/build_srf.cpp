@@ -48,7 +48,7 @@ void validate(const build_options& o) {
     if (o.features > max_outputs) throw std::invalid_argument("srf: more than the limit of 2^26 outputs");
     if (std::uint64_t{o.features} * o.input_dim * sizeof(float) > max_parameter_bytes)
         throw std::invalid_argument("srf: the projection matrix would need more than 1 GiB");
-    if (k.degree < 1 || k.degree > 100) throw std::invalid_argument("srf: polynomial-sphere degree must be in 1..100");
+    if (k.degree < 1 || k.degree > format::max_polynomial_degree) throw std::invalid_argument("srf: polynomial-sphere degree must be in 1..100");
     if (!(k.scale >= 2.0) || !std::isfinite(k.scale))
         throw std::invalid_argument("srf: polynomial-sphere scale a must be finite and at least 2");
     if (o.directions != "dense" && o.directions != "hadamard" && o.directions != "butterfly")

@@ -30,7 +30,7 @@ void validate(const build_options& o) {
     if (o.input_dim == 0) throw std::invalid_argument("tensorsketch: input dimension must be at least 1");
     if (o.input_dim >= (1u << 24)) throw std::invalid_argument("tensorsketch: input dimension is too large");
     if (o.features == 0) throw std::invalid_argument("tensorsketch: features must be at least 1");
-    if (k.degree < 1 || k.degree > 100) throw std::invalid_argument("tensorsketch: polynomial-sphere degree must be in 1..100");
+    if (k.degree < 1 || k.degree > format::max_polynomial_degree) throw std::invalid_argument("tensorsketch: polynomial-sphere degree must be in 1..100");
     if (!(k.scale >= 2.0) || !std::isfinite(k.scale))
         throw std::invalid_argument("tensorsketch: polynomial-sphere scale a must be finite and at least 2");
 }

@@ -5,11 +5,13 @@
 #include <cstdint>
 #include <vector>
 
+#include "kfm/format.hpp"
 #include "offline/random.hpp"
 
 namespace kfm::offline {
 
 inline constexpr unsigned butterfly_repeats = 3;  // (levels, permutation) applied three times, as quffka
+static_assert(butterfly_repeats <= format::max_butterfly_repeats, "kfm::open refuses more repeats");
 
 // d2 = 2^ceil_log2(d) (runtime/bits.hpp) is the network's padded size.
 // 2*(d2-1) floats: (cos θ_k, sin θ_k) for k = 0..d2-2. The angles come from a generating vector u

@@ -10,6 +10,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "kfm/format.hpp"
 #include "offline/special_functions.hpp"
 
 namespace kfm::offline {
@@ -276,7 +277,7 @@ double srf_surrogate_kernel(const srf_surrogate& s, double z) {
 
 srf_surrogate fit_srf_surrogate(unsigned d, unsigned p, double a, unsigned terms) {
     if (d < 2 || d > 100000) throw std::invalid_argument("srf: input dimension must be in 2..100000");
-    if (p < 1 || p > 100) throw std::invalid_argument("srf: polynomial degree must be in 1..100");
+    if (p < 1 || p > format::max_polynomial_degree) throw std::invalid_argument("srf: polynomial degree must be in 1..100");
     if (!(a >= 2.0) || !std::isfinite(a)) throw std::invalid_argument("srf: scale a must be finite and at least 2");
     if (terms < 1 || terms > 32) throw std::invalid_argument("srf: 1..32 mixture terms");
     const sigma_range sigma = sigma_range_for(p, a);

@@ -10,10 +10,15 @@
 
 namespace kfm::detail {
 
+namespace {
+constexpr double rotation_tolerance = 1.0 / (1 << 20);
+}  // namespace
+
 status verify_butterfly_sections(const map_state& map) noexcept {
     const auto& m = *map.meta;
     const std::uint32_t d = m.work_dim;
-    if (d == 0 || m.block_count == 0 || m.repeats == 0) return status::bad_meta;
+    if (d == 0 || m.block_count == 0 || m.repeats == 0 || m.repeats > format::max_butterfly_repeats)
+        return status::bad_meta;
     const unsigned log2_d2 = ceil_log2(d);
     if (log2_d2 > 31 || m.block_size != (std::uint64_t(1) << log2_d2)) return status::bad_meta;
 
@@ -25,9 +30,12 @@ status verify_butterfly_sections(const map_state& map) noexcept {
         return status::missing_section;
     if (map.butterfly_count != cs_floats || map.permutation_count != perm_count)
         return status::bad_section_size;
-    for (std::uint64_t i = 0; i < cs_floats; ++i)
-        if (!std::isfinite(map.butterfly[i]) || std::fabs(map.butterfly[i]) > 1.0f)
-            return status::bad_parameter_value;
+    // Each (cos, sin) pair is a rotation: c^2 + s^2 = 1 up to the rounding of two floats (2^-23), so every
+    // level is orthogonal and no network can grow its input (NaN and Inf fail the test too).
+    for (std::uint64_t i = 0; i < cs_floats; i += 2) {
+        const double c = map.butterfly[i], s = map.butterfly[i + 1];
+        if (!(std::fabs(c * c + s * s - 1.0) <= rotation_tolerance)) return status::bad_parameter_value;
+    }
     for (std::uint64_t i = 0; i < perm_count; ++i)
         if (map.permutation[i] >= d) return status::index_out_of_range;
     return status::ok;

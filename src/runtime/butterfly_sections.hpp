@@ -8,8 +8,8 @@
 
 namespace kfm::detail {
 
-// Checks meta.block_size == d2 for d = meta.work_dim, repeats >= 1, the BFLY section has
-// block_count * 2 * (d2 - 1) finite floats in [-1, 1] and PERM has block_count * d indices < d.
+// Checks meta.block_size == d2 for d = meta.work_dim, 1 <= repeats <= format::max_butterfly_repeats, the BFLY section has
+// block_count * (d2 - 1) (cos, sin) pairs with c^2 + s^2 = 1 (to 2^-20) and PERM has block_count * d indices < d.
 status verify_butterfly_sections(const map_state& map) noexcept;
 
 // y[0 .. d) = M_k x for block k < block_count of a verified map (d = meta.work_dim): its angles and

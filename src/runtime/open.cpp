@@ -2,8 +2,10 @@
 // the compute kernels and the projection, and only then publishes the state into the caller's map.
 #include "kernels/kernel_table.hpp"
 #include "runtime/isa_registry.hpp"
+#include "runtime/output_bound.hpp"
 #include "runtime/projection.hpp"
 #include "runtime/verify.hpp"
+#include "runtime/work_bound.hpp"
 
 namespace kfm {
 
@@ -19,6 +21,9 @@ status open(const void* bytes, std::size_t size, map* out, isa requested) noexce
     state.ops = detail::projection_ops_for(state.meta->projection);  // known: verify_map checked it
     if (status s = state.ops->verify(state); s != status::ok) return s;
     if (status s = detail::verify_model(state); s != status::ok) return s;
+    // Belt and braces over the per-field bounds: no map may ask for more work than the documented bound.
+    if (detail::transform_work(state) > detail::work_limit(state, size)) return status::bad_meta;
+    if (!(detail::log2_magnitude_bound(state) <= detail::max_log2_magnitude)) return status::value_too_large;
 
     isa chosen = isa::automatic;
     const detail::kernel_table* kernels = nullptr;

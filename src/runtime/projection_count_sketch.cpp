@@ -18,8 +18,9 @@ constexpr unsigned max_log2_sketch = 16;  // the FFT kernel's limit
 status count_sketch_verify(const map_state& map) {
     const auto& m = *map.meta;
     const unsigned log2 = ceil_log2(m.block_size);
-    // A power of two in [2, 2^16] (the FFT kernel's range).
-    if (!is_power_of_two(m.block_size) || log2 == 0 || log2 > max_log2_sketch || m.block_count == 0 || m.projection_dim != m.block_size) return status::bad_meta;
+    // A power of two in [2, 2^16] (the FFT kernel's range); one sketch per degree.
+    if (!is_power_of_two(m.block_size) || log2 == 0 || log2 > max_log2_sketch || m.block_count == 0 ||
+        m.block_count > format::max_polynomial_degree || m.projection_dim != m.block_size) return status::bad_meta;
     std::uint64_t entries = 0;
     if (!checked_mul(std::uint64_t(m.block_count), std::uint64_t(m.work_dim), &entries)) return status::bad_meta;
     if (map.indices == nullptr || map.signs == nullptr || map.twiddles == nullptr) return status::missing_section;
@@ -27,8 +28,8 @@ status count_sketch_verify(const map_state& map) {
     if (map.twiddle_count != fft_twiddle_floats(log2)) return status::bad_section_size;
     for (std::uint64_t i = 0; i < entries; ++i)
         if (map.indices[i] >= m.block_size) return status::index_out_of_range;
-    for (std::uint64_t i = 0; i < map.twiddle_count; ++i)
-        if (!std::isfinite(map.twiddles[i])) return status::bad_parameter_value;
+    // The table is a function of n: it must be the one fft_make_twiddles writes (to the ulp).
+    if (!fft_twiddles_match(log2, map.twiddles)) return status::bad_parameter_value;
     return status::ok;
 }
 

@@ -1,0 +1,18 @@
+// The runtime's contract on arbitrary file bytes, asserted by the fuzz targets (docs/reliability.md,
+// "Fuzzing"): open either refuses and leaves the map untouched, or gives a map whose transforms refuse bad
+// arguments without writing, give finite output for finite inputs with |x_i| <= format::max_input_abs,
+// and cost at most the documented work bound. A violation aborts (the fuzzer's crash).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace kfm::fuzz {
+
+// Opens `bytes` (copied to an 8-byte aligned buffer) with every ISA this host runs and checks the contract.
+void check_map_bytes(const std::uint8_t* bytes, std::size_t size);
+
+// Makes a mutated file reach the semantic checks: file_bytes = size, and every section's CRC and the header
+// CRC recomputed wherever the table lies inside the buffer (out-of-range entries are left as they are).
+void reseal(std::uint8_t* bytes, std::size_t size);
+
+}  // namespace kfm::fuzz
