@@ -46,6 +46,8 @@ const char* const build_help = R"(usage: kfm build --method M --kernel K --input
 kernel options:
   --sigma S         gaussian: exp(-|x-y|^2 / (2 S^2)) (default 1)
   --order b         arccos order 0, 1 or 2 (default 0)
+  --arccos-pairs P  arccos with rff | orf | qmc | sorf: reflected (default: D/2 directions w, each
+                    giving the pair f(w.x), f(-w.x); lower error) | plain (D directions, one each)
   --degree p        polynomial-sphere degree p >= 1 (default 1)
   --scale a         polynomial-sphere a >= 2: (1 - |x-y|^2/a^2)^p on unit-norm inputs (default 2)
   --weights c1,c2,..  delta-gaussian mixture weights (any sign)
