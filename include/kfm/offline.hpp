@@ -40,7 +40,7 @@ struct build_options {
     bool resample_radii = false;            // the paper's biased a0 >= 0 variant
     bool haar_rotations = false;            // dense Haar Q instead of butterflies (accuracy reference)
     // SRF / GORF
-    std::string spectral = "bessel-1d";     // bessel-1d | signed-mixture
+    std::string spectral = "signed-mixture"; // GORF/GRFF polynomial: signed-mixture (unbiased) | bessel-1d (the paper's, biased)
     std::string directions = "dense";       // dense | butterfly | hadamard
 };
 

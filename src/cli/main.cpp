@@ -60,7 +60,9 @@ method options:
   --fft-size n          SSF FFT length, a power of two > d/2 (default: the smallest)
   --resample-radii      quadrature: the paper's biased variant (radius resampled until a0 >= 0)
   --haar-rotations      quadrature: dense Haar rotations instead of butterflies (accuracy reference)
-  --spectral S          SRF/GORF spectral model: bessel-1d | signed-mixture (default bessel-1d)
+  --spectral S          GORF/GRFF polynomial-sphere spectral model: signed-mixture (default; unbiased)
+                        | bessel-1d (the GORF paper's model, kept to reproduce it; biased: its
+                        kernel is +0.15 above K at |x-y| = 2 for a = 3, p = 1)
   --directions D        SRF/GORF directions: dense | hadamard | butterfly (default dense)
   --progress            show optimiser progress on stderr
 )";
