@@ -87,8 +87,9 @@ def main():
     p.add_argument("--kernel", required=True, help='e.g. "arccos --order 0" or "gaussian --sigma 4"')
     p.add_argument("--a", default="", help="extra build options of variant A")
     p.add_argument("--b", default="", help="extra build options of variant B")
-    p.add_argument("--a-per-d", default="", help="options of A with {D} replaced by the requested D")
-    p.add_argument("--b-per-d", default="", help="options of B with {D} replaced by the requested D")
+    p.add_argument("--a-per-d", default="", help="options of A with {D} replaced by the requested D and {D4} by "
+                   "D/4 rounded up to a power of two")
+    p.add_argument("--b-per-d", default="", help="options of B, the same replacements")
     p.add_argument("--datasets", default="letter,usps")
     p.add_argument("--multiples", default="2,4,8,16", help="D as multiples of d")
     p.add_argument("--seeds", type=int, default=10)
@@ -105,15 +106,16 @@ def main():
             data = os.path.join(data_dir(), name, "X_train.npy")
             d = npy_dim(data)
             kernel = shlex.split(o.kernel)
-            if name in sigmas:
+            if name in sigmas and kernel[0] == "gaussian":
                 kernel += ["--sigma", sigmas[name]]
             for mult in (int(m) for m in o.multiples.split(",")):
                 features = mult * d
+                quarter = 1 << max(1, (features // 4 - 1).bit_length())
                 va, vb, dims = [], [], set()
                 for seed in range(1, o.seeds + 1):
                     for extra, per_d, out in ((o.a, o.a_per_d, va), (o.b, o.b_per_d, vb)):
                         args = ["--method", o.method, "--kernel", *kernel, *shlex.split(extra),
-                                *shlex.split(per_d.replace("{D}", str(features)))]
+                                *shlex.split(per_d.replace("{D}", str(features)).replace("{D4}", str(quarter)))]
                         e, dim = error(o.kfm, args, data, d, features, seed, work)
                         out.append(e)
                         dims.add(dim)
