@@ -27,6 +27,9 @@ struct build_options {
     unsigned input_dim = 0;
     unsigned features = 0;         // requested output dimension; methods may round it
     std::uint64_t seed = 1;
+    // rff / orf / qmc / sorf with the arccos kernel: "reflected" (default) draws D/2 directions and outputs
+    // the antithetic pair [f(w.x), f(-w.x)] for each; "plain" draws D directions, one feature each.
+    std::string arccos_pairs = "reflected";
     // SSF
     unsigned radial_points = 1;             // M
     std::string radial_rule = "midpoint";   // midpoint | shifted
@@ -37,7 +40,7 @@ struct build_options {
     bool resample_radii = false;            // the paper's biased a0 >= 0 variant
     bool haar_rotations = false;            // dense Haar Q instead of butterflies (accuracy reference)
     // SRF / GORF
-    std::string spectral = "bessel-1d";     // bessel-1d | signed-mixture
+    std::string spectral = "signed-mixture"; // GORF/GRFF polynomial: signed-mixture (unbiased) | bessel-1d (the paper's, biased)
     std::string directions = "dense";       // dense | butterfly | hadamard
 };
 

@@ -17,6 +17,7 @@ void reject_foreign_kernel_options(const arguments& args, format::kernel kernel)
     const owned table[] = {
         {"--sigma", format::kernel::gaussian},
         {"--order", format::kernel::arccos},
+        {"--arccos-pairs", format::kernel::arccos},
         {"--degree", format::kernel::polynomial_sphere},
         {"--scale", format::kernel::polynomial_sphere},
         {"--weights", format::kernel::delta_gaussian},
@@ -38,7 +39,8 @@ int run_build(const std::vector<std::string>& argv) {
                           {"--scale", true},         {"--weights", true},     {"--sigmas", true},
                           {"--radial-points", true}, {"--radial-rule", true}, {"--sweeps", true},
                           {"--fft-size", true},      {"--resample-radii", false}, {"--spectral", true},
-                          {"--directions", true},    {"--progress", false},   {"--haar-rotations", false}},
+                          {"--directions", true},    {"--progress", false},   {"--haar-rotations", false},
+                          {"--arccos-pairs", true}},
                          0);
 
     offline::build_options options;
@@ -57,6 +59,7 @@ int run_build(const std::vector<std::string>& argv) {
 
     options.kernel.sigma = args.real("--sigma", options.kernel.sigma);
     options.kernel.order = args.u32("--order", options.kernel.order);
+    options.arccos_pairs = args.value_or("--arccos-pairs", options.arccos_pairs);
     options.kernel.degree = args.u32("--degree", options.kernel.degree);
     options.kernel.scale = args.real("--scale", options.kernel.scale);
     options.kernel.weights = args.reals("--weights");

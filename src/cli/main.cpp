@@ -50,6 +50,8 @@ const char* const build_help = R"(usage: kfm build --method M --kernel K --input
 kernel options:
   --sigma S         gaussian: exp(-|x-y|^2 / (2 S^2)) (default 1)
   --order b         arccos order 0, 1 or 2 (default 0)
+  --arccos-pairs P  arccos with rff | orf | qmc | sorf: reflected (default: D/2 directions w, each
+                    giving the pair f(w.x), f(-w.x); lower error) | plain (D directions, one each)
   --degree p        polynomial-sphere degree p >= 1 (default 1)
   --scale a         polynomial-sphere a >= 2: (1 - |x-y|^2/a^2)^p on unit-norm inputs (default 2)
   --weights c1,c2,..  delta-gaussian mixture weights (any sign)
@@ -62,7 +64,9 @@ method options:
   --fft-size n          SSF FFT length, a power of two > d/2 (default: the smallest)
   --resample-radii      quadrature: the paper's biased variant (radius resampled until a0 >= 0)
   --haar-rotations      quadrature: dense Haar rotations instead of butterflies (accuracy reference)
-  --spectral S          SRF/GORF spectral model: bessel-1d | signed-mixture (default bessel-1d)
+  --spectral S          GORF/GRFF polynomial-sphere spectral model: signed-mixture (default; unbiased)
+                        | bessel-1d (the GORF paper's model, kept to reproduce it; biased: its
+                        kernel is +0.15 above K at |x-y| = 2 for a = 3, p = 1)
   --directions D        SRF/GORF directions: dense | hadamard | butterfly (default dense)
   --progress            show optimiser progress on stderr
 )";

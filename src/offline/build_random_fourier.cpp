@@ -1,6 +1,7 @@
 // Builder for the dense random-feature baselines: RFF (paired cos/sin), RFF with random phase, and ORF
-// (Haar-orthogonal blocks with chi(d) row norms), for the gaussian and arc-cosine kernels. All use the
-// dense projection t = W x with radii and 1/sigma folded into W, and one feature segment.
+// (Haar-orthogonal blocks with chi(d) row norms), for the gaussian and arc-cosine kernels (reflected
+// pairs [f(w.x), f(-w.x)] by default, see build_options::arccos_pairs). All use the dense projection
+// t = W x with radii and 1/sigma folded into W, and one feature segment.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -87,8 +88,8 @@ map_contents build_random_fourier(const build_options& o) {
     validate(o);
     const unsigned d = o.input_dim;
     const bool gaussian = o.kernel.kind == format::kernel::gaussian;
-    const bool paired = gaussian && o.method != format::method::rff_phase;
-    // Paired cos/sin needs an even D; every other form uses one projection per output.
+    const bool paired = gaussian ? o.method != format::method::rff_phase : reflected_arccos(o, method_name(o.method));
+    // Paired cos/sin and reflected arccos pairs need an even D; every other form uses one projection per output.
     const unsigned output_dim = paired ? o.features + (o.features & 1u) : o.features;
     if (output_dim > max_outputs)
         throw std::invalid_argument(std::string(method_name(o.method)) + ": too many features");

@@ -48,13 +48,26 @@ struct count_sketches {
     std::vector<bool> signs;
 };
 
+// The appended constant sqrt(q) gets a bucket of its own in each sketch (the input coordinates hash
+// uniformly into the other D - 1): the estimate stays unbiased (the random signs alone make every
+// cross term vanish in expectation, whatever the buckets), and the constant, usually the largest
+// coordinate, no longer collides with input coordinates, whose cross terms sqrt(q) s_i s_j x_j would
+// shift a whole row of the Gram matrix at once.
 count_sketches sample_sketches(const build_options& o, std::uint32_t sketch) {
     rng hashes(derive(o.seed, stream_hashes));
     rng signs(derive(o.seed, stream_signs));
+    const std::size_t work = std::size_t(o.input_dim) + 1;
     count_sketches c;
-    c.buckets.resize(std::size_t(o.kernel.degree) * (o.input_dim + 1));
+    c.buckets.resize(std::size_t(o.kernel.degree) * work);
     c.signs.resize(c.buckets.size());
-    for (auto& h : c.buckets) h = static_cast<std::uint32_t>(hashes.below(sketch));
+    for (std::size_t k = 0; k < o.kernel.degree; ++k) {
+        const auto constant = static_cast<std::uint32_t>(hashes.below(sketch));
+        c.buckets[k * work + o.input_dim] = constant;
+        for (std::size_t i = 0; i < o.input_dim; ++i) {
+            const auto h = static_cast<std::uint32_t>(hashes.below(sketch - 1));
+            c.buckets[k * work + i] = h < constant ? h : h + 1;
+        }
+    }
     for (std::size_t i = 0; i < c.signs.size(); ++i) c.signs[i] = signs.rademacher() < 0;
     return c;
 }

@@ -24,10 +24,18 @@ void check_gaussian_or_arccos(const build_options& o, const char* method) {
     }
 }
 
+bool reflected_arccos(const build_options& o, const char* method) {
+    if (o.arccos_pairs != "reflected" && o.arccos_pairs != "plain")
+        throw std::invalid_argument(std::string(method) + ": unknown arccos pairs '" + o.arccos_pairs +
+                                    "' (reflected or plain)");
+    return o.kernel.kind == format::kernel::arccos && o.arccos_pairs == "reflected";
+}
+
 std::uint32_t projections_for_features(const build_options& o, const char* method) {
     if (o.features > (1u << 26))
         throw std::invalid_argument(std::string(method) + ": too many features (more than 2^26 outputs)");
     if (o.kernel.kind == format::kernel::gaussian) return std::max(1u, o.features / 2);
+    if (reflected_arccos(o, method)) return (o.features + 1) / 2;
     return o.features;
 }
 
@@ -43,7 +51,9 @@ format::nonlinearity arccos_nonlinearity(unsigned order) {
 
 namespace {
 std::uint32_t outputs(const build_options& o, std::uint32_t p, bool random_phase) {
-    return o.kernel.kind == format::kernel::gaussian && !random_phase ? 2 * p : p;
+    const bool two_per_projection = o.kernel.kind == format::kernel::gaussian ? !random_phase
+                                                                              : reflected_arccos(o, "build");
+    return two_per_projection ? 2 * p : p;
 }
 }  // namespace
 
@@ -76,6 +86,7 @@ format::feature_segment one_feature_per_projection_segment(const build_options& 
     format::feature_segment seg =
         make_segment(kind, 0, p, 0, scale, static_cast<float>(std::sqrt(2.0 / outputs(o, p, random_phase))));
     if (kind == format::nonlinearity::cos_phase) seg.phase_index = 0;
+    if (reflected_arccos(o, "build")) seg.flags = format::segment_flag_reflect;
     return seg;
 }
 

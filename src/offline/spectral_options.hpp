@@ -11,20 +11,28 @@ namespace kfm::offline {
 // kernel is gaussian with finite sigma > 0 or arccos of order 0, 1 or 2.
 void check_gaussian_or_arccos(const build_options& o, const char* method);
 
+// Whether an arccos map of rff / orf / qmc / sorf writes reflected pairs [f(w.x), f(-w.x)]
+// (o.arccos_pairs "reflected", the default) rather than one feature per direction ("plain"). False for
+// the gaussian. Throws std::invalid_argument (prefixed by `method`) for another arccos_pairs value.
+bool reflected_arccos(const build_options& o, const char* method);
+
 // Number of projections a one-feature-per-projection map needs: features / 2 (cos/sin pairs, at least 1)
-// for the gaussian, features for arccos. Throws when it exceeds the 2^26-output limit.
+// for the gaussian, ceil(features / 2) reflected pairs for reflected arccos, features for plain arccos.
+// Throws when it exceeds the 2^26-output limit.
 std::uint32_t projections_for_features(const build_options& o, const char* method);
 
 // Feature-stage nonlinearity for arccos order b (step, relu, relu2).
 format::nonlinearity arccos_nonlinearity(unsigned order);
 
 // The maps with one feature (or one cos/sin pair) per projection: rff, rff-phase, orf, qmc, sorf.
-// p projections give D = 2p paired cos/sin outputs for the gaussian, or D = p outputs with a random
-// phase (random_phase) or Theta_b for arccos b.
+// p projections give D = 2p paired cos/sin outputs for the gaussian, D = p outputs with a random
+// phase (random_phase), D = 2p reflected Theta_b outputs for arccos b (reflected_arccos), or D = p
+// plain Theta_b outputs.
 //   meta: method, kernel with its sigma or order, projection kind, input / work / projection / output
 //   dims, output convention, seed (block fields left zero);
 //   segment: over all p projections with scalar `scale` and weight sqrt(2 / D), the nonlinearity of
-//   the convention (a random-phase segment reads its phases from index 0).
+//   the convention (a random-phase segment reads its phases from index 0; reflected arccos sets
+//   segment_flag_reflect, so its f(-s t) block follows the f(s t) block).
 format::map_meta one_feature_per_projection_meta(const build_options& o, format::projection kind,
                                                  std::uint32_t work_dim, std::uint32_t p, bool random_phase = false);
 format::feature_segment one_feature_per_projection_segment(const build_options& o, std::uint32_t p, float scale,

@@ -75,10 +75,10 @@ std::vector<builder_config> option_variants(unsigned d, unsigned features) {
         [](o_t& o) { o.haar_rotations = true; });
     add("quadrature/arccos/2", fmt::method::quadrature, fmt::kernel::arccos, [](o_t& o) { o.kernel.order = 2; });
     add("orf/gaussian/sigma-2.5", fmt::method::orf, fmt::kernel::gaussian, [](o_t& o) { o.kernel.sigma = 2.5; });
-    add("gorf/polynomial/signed-mixture", fmt::method::gorf, fmt::kernel::polynomial_sphere, [](o_t& o) {
+    add("gorf/polynomial/bessel-1d", fmt::method::gorf, fmt::kernel::polynomial_sphere, [](o_t& o) {
         o.kernel.degree = 2;
         o.kernel.scale = 3.0;
-        o.spectral = "signed-mixture";
+        o.spectral = "bessel-1d";
     });
     add("grff/delta-gaussian", fmt::method::grff, fmt::kernel::delta_gaussian, [](o_t& o) {
         o.kernel.weights = {1.0, -1.0};

@@ -105,7 +105,8 @@ TEST_CASE("metadata: output dimension, convention, kernel parameters and seed ar
     o = options(method::orf, kernel::arccos, 5, 7);
     o.kernel.order = 2;
     auto a = kfm::test::map_from_options(o);
-    CHECK(a.output_dim() == 7);
+    CHECK(a.output_dim() == 8);  // reflected pairs (the default): rounded up to even
+    CHECK(a.state().meta->projection_dim == 4);
     CHECK(a.state().meta->kernel_order == 2);
     CHECK(a.state().meta->output_convention == unsigned(kfm::format::output_convention::real));
     CHECK(kfm::offline::kernel_spec_from_map(a.view()).order == 2);

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Kernel-approximation error of two build variants against each other, over map seeds.
+
+For each data set and each D in the list, builds one map per seed with `kfm build` (variant A and
+variant B: the same method, kernel and seed, different extra options), evaluates each with
+`kfm eval --runs 1 --seed <seed>` (relative Frobenius error on two fresh samples of 550 rows), and prints
+a Markdown table: mean +- 95% interval (Student t over the seeds) of A and B, and the ratio of the means
+A / B with a bootstrap 95% interval over the seeds (paired: same seed, same samples).
+
+Example (the reflected arc-cosine RFF table of docs/results.md):
+  scripts/accuracy_sweep.py --kfm build/kfm --method rff --kernel "arccos --order 0" \
+      --a "--arccos-pairs plain" --b "--arccos-pairs reflected" --datasets letter,usps --seeds 10
+
+Data sets are <KFM_DATA_DIR or the shared/data directory beside the repository>/<name>/X_train.npy.
+"""
+import argparse
+import json
+import math
+import os
+import random
+import shlex
+import statistics
+import subprocess
+import tempfile
+
+T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228,
+        11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120, 17: 2.110, 18: 2.101, 19: 2.093,
+        20: 2.086, 24: 2.064, 29: 2.045, 39: 2.023}
+
+
+def t975(df):
+    keys = sorted(k for k in T975 if k <= df)
+    return T975[keys[-1]] if keys else 12.706
+
+
+def data_dir():
+    env = os.environ.get("KFM_DATA_DIR", "")
+    if env:
+        return env
+    here = os.path.dirname(os.path.abspath(__file__))
+    return os.path.join(os.path.dirname(os.path.dirname(here)), "shared", "data")
+
+
+def npy_dim(path):
+    with open(path, "rb") as f:
+        head = f.read(512).decode("latin1")
+    shape = head[head.index("'shape':") :]
+    inside = shape[shape.index("(") + 1 : shape.index(")")]
+    return int(inside.split(",")[1])
+
+
+def run(cmd):
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    return out.stdout
+
+
+def error(kfm, args, data, d, features, seed, workdir):
+    path = os.path.join(workdir, "m.kfm")
+    run([kfm, "build", *args, "--input-dim", str(d), "--features", str(features), "--seed", str(seed), "-o", path])
+    info = json.loads(run([kfm, "inspect", path, "--json"]))
+    ev = json.loads(run([kfm, "eval", path, "--data", data, "--runs", "1", "--seed", str(seed), "--json"]))
+    return ev["rel_frobenius"]["mean"], info["output_dim"]
+
+
+def mean_ci(v):
+    m = statistics.fmean(v)
+    if len(v) < 2:
+        return m, 0.0
+    return m, t975(len(v) - 1) * statistics.stdev(v) / math.sqrt(len(v))
+
+
+def ratio_ci(a, b, rounds=2000):
+    rnd = random.Random(1)
+    n = len(a)
+    rs = []
+    for _ in range(rounds):
+        idx = [rnd.randrange(n) for _ in range(n)]
+        rs.append(sum(a[i] for i in idx) / sum(b[i] for i in idx))
+    rs.sort()
+    return statistics.fmean(a) / statistics.fmean(b), rs[int(0.025 * rounds)], rs[int(0.975 * rounds) - 1]
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--kfm", default="build/kfm")
+    p.add_argument("--method", required=True)
+    p.add_argument("--kernel", required=True, help='e.g. "arccos --order 0" or "gaussian --sigma 4"')
+    p.add_argument("--a", default="", help="extra build options of variant A")
+    p.add_argument("--b", default="", help="extra build options of variant B")
+    p.add_argument("--a-per-d", default="", help="options of A with {D} replaced by the requested D and {D4} by "
+                   "D/4 rounded up to a power of two")
+    p.add_argument("--b-per-d", default="", help="options of B, the same replacements")
+    p.add_argument("--datasets", default="letter,usps")
+    p.add_argument("--multiples", default="2,4,8,16", help="D as multiples of d")
+    p.add_argument("--seeds", type=int, default=10)
+    p.add_argument("--sigma", default="", help="per data set gaussian sigma, e.g. letter=0.5,usps=10")
+    o = p.parse_args()
+
+    sigmas = dict(kv.split("=") for kv in o.sigma.split(",") if kv)
+    print(f"method {o.method}, kernel {o.kernel}; A: `{o.a} {o.a_per_d}`, B: `{o.b} {o.b_per_d}`, "
+          f"{o.seeds} map seeds\n")
+    print("| data | d | D | A: rel. Frobenius | B: rel. Frobenius | A / B (95% bootstrap) |")
+    print("|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as work:
+        for name in o.datasets.split(","):
+            data = os.path.join(data_dir(), name, "X_train.npy")
+            d = npy_dim(data)
+            kernel = shlex.split(o.kernel)
+            if name in sigmas and kernel[0] == "gaussian":
+                kernel += ["--sigma", sigmas[name]]
+            for mult in (int(m) for m in o.multiples.split(",")):
+                features = mult * d
+                quarter = 1 << max(1, (features // 4 - 1).bit_length())
+                va, vb, dims = [], [], set()
+                for seed in range(1, o.seeds + 1):
+                    for extra, per_d, out in ((o.a, o.a_per_d, va), (o.b, o.b_per_d, vb)):
+                        args = ["--method", o.method, "--kernel", *kernel, *shlex.split(extra),
+                                *shlex.split(per_d.replace("{D}", str(features)).replace("{D4}", str(quarter)))]
+                        e, dim = error(o.kfm, args, data, d, features, seed, work)
+                        out.append(e)
+                        dims.add(dim)
+                (ma, ca), (mb, cb) = mean_ci(va), mean_ci(vb)
+                r, lo, hi = ratio_ci(va, vb)
+                dim_text = "/".join(str(x) for x in sorted(dims))
+                print(f"| {name} | {d} | {dim_text} ({mult}d) | {ma:.4g} ± {ca:.2g} | {mb:.4g} ± {cb:.2g} | "
+                      f"{r:.3f} ({lo:.3f}–{hi:.3f}) |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
