@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The main job: build kfm (Release), make a synthetic data set with `kfm synth`, and for every method x
 # kernel this build provides: build a map, map the data, evaluate the kernel approximation against the
-# exact kernel, and time transforms. Prints one table row per map. Needs no data of the user's own.
+# exact kernel, and time transforms. Prints one table row per map. Then from data to device: fit a model,
+# score it, export it as a C header, build examples/device natively and (when the AArch64 cross compiler
+# and qemu-aarch64 are installed) for AArch64 under qemu, and print host vs device agreement
+# (examples/device/run_example_test.sh). Needs no data of the user's own.
 # Environment: KFM_DEMO_DIM (default 16), KFM_DEMO_FEATURES (default 256), KFM_DEMO_ROWS (default 2000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -87,6 +90,23 @@ if [ ${#refused[@]} -gt 0 ]; then
   echo "combinations the builders refuse:"
   printf '  %s\n' "${refused[@]}"
 fi
+
+echo
+echo "from data to device: kfm synth -> labels -> build (ssf) -> fit -> score -> export -> examples/device"
+echo "native ($(uname -m)) device vs host 'kfm predict':"
+examples/device/run_example_test.sh "$build" "$kfm"
+if command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null; then
+  arm=build/demo-aarch64
+  cmake -S . -B "$arm" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKFM_RUNTIME_ONLY=ON \
+    -DCMAKE_TOOLCHAIN_FILE=toolchains/aarch64-linux-gnu.cmake >/dev/null
+  cmake --build "$arm" --target kfm_runtime -j2 >/dev/null
+  echo "AArch64 under qemu-aarch64 device vs host (x86) 'kfm predict':"
+  examples/device/run_example_test.sh "$arm" "$kfm" "$PWD/toolchains/aarch64-linux-gnu.cmake" \
+    qemu-aarch64 -L /usr/aarch64-linux-gnu
+else
+  echo "AArch64 cross compiler or qemu-aarch64 missing: the on-device run under qemu is skipped"
+fi
+
 if [ "$failures" -gt 0 ]; then
   echo "demo: $failures map(s) failed" >&2
   exit 1
