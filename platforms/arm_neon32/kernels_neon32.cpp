@@ -5,5 +5,5 @@
 namespace kfm::neon32 {
 extern const detail::kernel_table table;  // external linkage for the ISA registry
 constexpr detail::kernel_table table = detail::kern::make_table<xsimd::neon>(isa::neon32);
-static_assert(detail::is_complete(table), "make_table sets every kernel");
+KFM_CHECK_TABLE_COMPLETE(table);
 }  // namespace kfm::neon32

@@ -5,5 +5,5 @@
 namespace kfm::neon64 {
 extern const detail::kernel_table table;  // external linkage for the ISA registry
 constexpr detail::kernel_table table = detail::kern::make_table<xsimd::neon64>(isa::neon64);
-static_assert(detail::is_complete(table), "make_table sets every kernel");
+KFM_CHECK_TABLE_COMPLETE(table);
 }  // namespace kfm::neon64
