@@ -2,12 +2,17 @@
 //   parallel_map/ssf/784/8192/10000/threads:N   wall time of mapping 10,000 rows with N threads
 //   parallel_map/ssf/784/8192/10000/speedup     1 and 2 threads timed interleaved (rounds of one run each,
 //                                               so both see the same load on a shared host); counters
-//                                               one_thread_ms, two_threads_ms (medians) and their ratio
+//                                               one_thread_ms, two_threads_ms (medians of wall time), their
+//                                               ratio `speedup`, and the process CPU time of each
+//                                               (one_thread_cpu_ms, two_threads_cpu_ms): on a loaded host
+//                                               the wall ratio shows the share the scheduler gave, while
+//                                               cpu_ratio = one / two close to 1 shows the threads add no work
 // rows_per_s / items/s count rows; the best ISA of this host maps them.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -45,11 +50,21 @@ struct workload {
         for (float& v : x) v = normal(rng);
         out.assign(rows * map.output_dim(), 0.0f);
     }
-    double run_ms(unsigned threads) {
+    struct timing {
+        double wall_ms, cpu_ms;
+    };
+    static double process_cpu_ms() {
+        timespec t{};
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+        return double(t.tv_sec) * 1e3 + double(t.tv_nsec) * 1e-6;
+    }
+    timing run(unsigned threads) {
+        const double c0 = process_cpu_ms();
         const auto t0 = std::chrono::steady_clock::now();
         kfm::offline::map_rows_parallel(map, x.data(), rows, input_dim, out.data(), threads);
         benchmark::DoNotOptimize(out.data());
-        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        return {wall, process_cpu_ms() - c0};
     }
 };
 
@@ -62,7 +77,7 @@ void bm_threads(benchmark::State& state) {
     workload& w = shared_workload();
     if (!w.map.is_open()) return state.SkipWithError("the SSF map did not open");
     const auto threads = static_cast<unsigned>(state.range(0));
-    for (auto _ : state) w.run_ms(threads);
+    for (auto _ : state) w.run(threads);
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * rows));
     state.counters["rows_per_s"] =
         benchmark::Counter(double(state.iterations() * rows), benchmark::Counter::kIsRate);
@@ -78,17 +93,23 @@ double median(std::vector<double> v) {
 void bm_speedup(benchmark::State& state) {
     workload& w = shared_workload();
     if (!w.map.is_open()) return state.SkipWithError("the SSF map did not open");
-    std::vector<double> one, two;
+    std::vector<double> one, two, one_cpu, two_cpu;
     for (auto _ : state) {
-        one.push_back(w.run_ms(1));
-        two.push_back(w.run_ms(2));
+        const auto a = w.run(1), b = w.run(2);
+        one.push_back(a.wall_ms);
+        two.push_back(b.wall_ms);
+        one_cpu.push_back(a.cpu_ms);
+        two_cpu.push_back(b.cpu_ms);
     }
-    const double m1 = median(one), m2 = median(two);
+    const double m1 = median(one), m2 = median(two), c1 = median(one_cpu), c2 = median(two_cpu);
     state.counters["one_thread_ms"] = m1;
     state.counters["two_threads_ms"] = m2;
     state.counters["speedup"] = m1 / m2;
+    state.counters["one_thread_cpu_ms"] = c1;
+    state.counters["two_threads_cpu_ms"] = c2;
+    state.counters["cpu_ratio"] = c1 / c2;
 }
-BENCHMARK(bm_speedup)->Name("parallel_map/ssf/784/8192/10000/speedup")->Iterations(9)
+BENCHMARK(bm_speedup)->Name("parallel_map/ssf/784/8192/10000/speedup")->Iterations(15)
     ->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace

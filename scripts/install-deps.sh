@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages kfm needs to build, test (natively and for ARM under qemu) and benchmark.
 # Idempotent: packages already installed are skipped, and apt-get update runs only when something is
-# missing. `--with-python` adds NumPy and scikit-learn for scripts/compare_sklearn.py.
+# missing. `--with-python` adds NumPy, scikit-learn and threaded OpenBLAS for scripts/compare_sklearn.py
+# and scripts/sklearn_rbf_throughput.py.
 set -euo pipefail
 
 packages=(
@@ -13,8 +14,8 @@ packages=(
 )
 for arg in "$@"; do
   case "$arg" in
-    --with-python) packages+=(python3-numpy python3-sklearn) ;;
-    -h|--help) sed -n '2,4p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --with-python) packages+=(python3-numpy python3-sklearn libopenblas0-pthread) ;;
+    -h|--help) sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-deps.sh: error: unknown argument '$arg'" >&2; exit 2 ;;
   esac
 done
