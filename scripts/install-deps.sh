@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages kfm needs to build, test (natively and for ARM under qemu) and benchmark.
 # Idempotent: packages already installed are skipped, and apt-get update runs only when something is
-# missing. `--with-python` adds NumPy, scikit-learn and OpenBLAS for scripts/compare_sklearn.py and
-# scripts/results_models.py.
+# missing. `--with-python` adds NumPy, scikit-learn and threaded OpenBLAS for scripts/compare_sklearn.py,
+# scripts/results_models.py and scripts/sklearn_rbf_throughput.py.
 set -euo pipefail
 
 packages=(

@@ -9,11 +9,14 @@
 #   3. AArch64 and ARMv7 cross builds running the kernels, format and runtime suites under qemu, and on
 #      AArch64 the `package` test (cross consumers, maps written by the native kfm);
 #   4. a runtime-only ARMv7 build (KFM_RUNTIME_ONLY, no -fPIC, user CMAKE_CXX_FLAGS=-O2) that sees no
-#      header-only library but xsimd: proves the runtime needs nothing else and the toolchain keeps NEON.
+#      header-only library but xsimd: proves the runtime needs nothing else and the toolchain keeps NEON;
+#   5. code size (scripts/code-size.sh check): an SSF-only AArch64 runtime-only build; the .text an
+#      open + transform program adds must stay within scripts/code-size.limit, and under qemu that
+#      program transforms an SSF map and refuses a dense one (a projection the build leaves out).
 # Prints a final line "N passed, N failed" summing the ctest runs (a build that fails counts as one
 # failure), with ", N skipped" added when ctest skipped suites (the repro suite without its data sets, see
 # KFM_DATA_DIR in README.md): a skipped suite counts neither as passed nor as failed. Exits non-zero on any
-# failure. Build directories: build/{native,sanitize,aarch64,armv7,armv7-runtime}.
+# failure. Build directories: build/{native,sanitize,aarch64,armv7,armv7-runtime,code-size}.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -158,6 +161,17 @@ if configure_and_build armv7-runtime -- -DCMAKE_BUILD_TYPE=Release -DKFM_RUNTIME
     echo "armv7-runtime: runtime built with NEON, without -fPIC, from xsimd alone"
     passed=$((passed + 1))
   fi
+fi
+
+# 5. Code size of an SSF-only AArch64 runtime (about 20 files, its own build directory).
+note "code-size"
+kfm_tool=()
+[ ! -x "$root/build/native/kfm" ] || kfm_tool=("$root/build/native/kfm")
+if scripts/code-size.sh check "${kfm_tool[@]}"; then
+  passed=$((passed + 1))
+else
+  echo "test-all: code-size check failed" >&2
+  failed=$((failed + 1)); failed_stages+=("code-size")
 fi
 
 note "done"

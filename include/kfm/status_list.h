@@ -26,7 +26,7 @@
     X(bad_parameter_value, BAD_PARAMETER_VALUE, "a stored value is not finite or outside its domain")        \
     X(unknown_method, UNKNOWN_METHOD, "unknown method")                                                      \
     X(unknown_kernel, UNKNOWN_KERNEL, "unknown kernel")                                                      \
-    X(unknown_projection, UNKNOWN_PROJECTION, "unknown projection kind")                                     \
+    X(unknown_projection, UNKNOWN_PROJECTION, "unknown projection kind, or one this build leaves out")        \
     X(unknown_nonlinearity, UNKNOWN_NONLINEARITY, "unknown nonlinearity")                                    \
     X(isa_unavailable, ISA_UNAVAILABLE, "requested ISA is not available in this build or on this CPU")       \
     X(unknown_isa, UNKNOWN_ISA, "unknown ISA name")                                                          \

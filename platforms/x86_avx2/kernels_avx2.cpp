@@ -1,9 +1,11 @@
 // The AVX2+FMA kernel table: the templated kernels instantiated for xsimd::fma3<xsimd::avx2>, compiled with this
 // platform's flags (platform.cmake) in its own namespace.
 #include "kernels/make_table.hpp"
+#include "runtime/kernel_selection.hpp"
 
 namespace kfm::avx2 {
 extern const detail::kernel_table table;  // external linkage for the ISA registry
-constexpr detail::kernel_table table = detail::kern::make_table<xsimd::fma3<xsimd::avx2>>(isa::avx2);
-KFM_CHECK_TABLE_COMPLETE(table);
+constexpr detail::kernel_table every_kernel = detail::kern::make_table<xsimd::fma3<xsimd::avx2>>(isa::avx2);
+KFM_CHECK_TABLE_COMPLETE(every_kernel);
+constexpr detail::kernel_table table = detail::keep_selected_kernels(every_kernel);
 }  // namespace kfm::avx2

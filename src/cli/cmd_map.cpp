@@ -1,17 +1,21 @@
-// `kfm map`: phi of every row of a .npy file through kfm::transform_batch, written as float32 .npy.
-#include <algorithm>
+// `kfm map`: phi of every row of a .npy file through kfm::transform_batch on --threads host threads,
+// written as float32 .npy.
+#include <stdexcept>
 
 #include "cli/cli.hpp"
 #include "offline/npy.hpp"
+#include "offline/parallel_map.hpp"
 
 namespace kfm::cli {
 
 int run_map(const std::vector<std::string>& argv) {
-    const arguments args("map", argv, {{"--in", true}, {"--out", true}}, 1);
+    const arguments args("map", argv, {{"--in", true}, {"--out", true}, {"--threads", true}}, 1);
     if (args.positional().empty()) usage_error("'kfm map' needs a FILE (see 'kfm help map')");
     const std::string in_path = args.value("--in");
     const std::string out_path = args.value("--out");
     if (out_path.empty()) usage_error("--out needs a file name");
+    const unsigned threads = args.u32("--threads", 0, 1);  // absent: every core
+    if (threads > 1024) usage_error("--threads must be at most 1024, got " + args.value("--threads"));
     refuse_overwriting_inputs("--out", out_path, {{"FILE", args.positional()[0]}, {"--in", in_path}});
 
     const loaded_map file = load_map(args.positional()[0]);
@@ -24,16 +28,10 @@ int run_map(const std::vector<std::string>& argv) {
 
     const std::size_t out_dim = v.output_dim();
     std::vector<float> out(x.rows * out_dim);
-    // Chunks keep the workspace small for large inputs.
-    const std::size_t chunk = std::min<std::size_t>(256, std::max<std::size_t>(x.rows, 1));
-    const aligned_buffer workspace(kfm::workspace_bytes(v, chunk));
-    for (std::size_t begin = 0; begin < x.rows; begin += chunk) {
-        const std::size_t n = std::min(chunk, x.rows - begin);
-        const kfm::status s = kfm::transform_batch(v, x.row(begin), n, x.cols, x.cols, out.data() + begin * out_dim,
-                                                   out_dim, workspace.data(), workspace.size());
-        if (s != kfm::status::ok)
-            throw cli_error(in_path + ": rows " + std::to_string(begin) + ".." + std::to_string(begin + n - 1) + ": " +
-                            kfm::status_string(s));
+    try {
+        offline::map_rows_parallel(v, x.data.data(), x.rows, x.cols, out.data(), threads);
+    } catch (const std::runtime_error& e) {
+        throw cli_error(in_path + ": " + e.what());
     }
     offline::write_npy_f32(out_path, x.rows, out_dim, out.data());
     return 0;

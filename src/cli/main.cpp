@@ -78,10 +78,12 @@ negative_dim), projection, output convention, seed, file size, sections and the 
   --json            one JSON object instead of text
 )";
 
-const char* const map_help = R"(usage: kfm map FILE --in X.npy --out F.npy
+const char* const map_help = R"(usage: kfm map FILE --in X.npy --out F.npy [--threads N]
 
 Applies the map to every row of X (float32/float64/integer, C or Fortran order, shape (N, d); a 1-D
 array is one row) and writes phi(X) as float32 C-order (N, output_dim).
+  --threads N       host threads mapping blocks of rows (default: every core); the output does not
+                    depend on N
 )";
 
 const char* const eval_help = R"(usage: kfm eval FILE --data X.npy [--samples 550] [--runs R] [--seed S] [--json]

@@ -9,6 +9,7 @@
 
 #include <boost/math/distributions/students_t.hpp>
 
+#include "offline/parallel_map.hpp"
 #include "offline/random.hpp"
 #include "runtime/map_state.hpp"
 
@@ -77,19 +78,8 @@ std::vector<double> exact_gram(const kernel_spec& kernel, const float* x, std::s
 }
 
 std::vector<float> map_rows(const kfm::map& map, const float* x, std::size_t n, unsigned d) {
-    const std::size_t out_dim = map.output_dim();
-    std::vector<float> out(n * out_dim);
-    if (n == 0) return out;
-    // Batches bound the workspace; transform_batch verifies every row of a batch before writing.
-    const std::size_t batch = std::min<std::size_t>(n, 64);
-    std::vector<std::uint64_t> workspace((kfm::workspace_bytes(map, batch) + 7) / 8 + 1);
-    for (std::size_t begin = 0; begin < n; begin += batch) {
-        const std::size_t count = std::min(batch, n - begin);
-        const kfm::status s = kfm::transform_batch(map, x + begin * d, count, d, d, out.data() + begin * out_dim,
-                                                   out_dim, workspace.data(), workspace.size() * 8);
-        if (s != kfm::status::ok)
-            throw std::runtime_error(std::string("transform failed: ") + kfm::status_string(s));
-    }
+    std::vector<float> out(n * map.output_dim());
+    map_rows_parallel(map, x, n, d, out.data(), 0);
     return out;
 }
 

@@ -22,8 +22,9 @@ bool map_normalizes_input(const kfm::map& map);
 std::vector<double> exact_gram(const kernel_spec& kernel, const float* x, std::size_t nx, const float* y,
                                std::size_t ny, unsigned d, bool normalize = false);
 
-// phi of every row (n x output_dim, row-major) through kfm::transform_batch; std::runtime_error with the
-// status text when the runtime refuses (wrong dimension, non-finite input).
+// phi of every row (n x output_dim, row-major) through kfm::transform_batch on every core
+// (map_rows_parallel); std::runtime_error with the status text when the runtime refuses (wrong dimension,
+// non-finite input).
 std::vector<float> map_rows(const kfm::map& map, const float* x, std::size_t n, unsigned d);
 
 // Row-major estimated Gram matrix K^[i * ny + j] = kernel_estimate(phi(x_i), phi(y_j)).

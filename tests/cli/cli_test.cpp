@@ -186,6 +186,21 @@ TEST_CASE("cli: 1-D, float64 and Fortran-independent inputs map like float32 row
     CHECK(slurp(s.path("f32.npy")) == slurp(s.path("f1d.npy")));
 }
 
+TEST_CASE("cli: map gives the same bytes on 1, 4 and every thread") {
+    scratch s;
+    // 1000 rows: 15 full 64-row blocks and a partial one, so threads split the work unevenly.
+    REQUIRE(s.kfm("synth --rows 1000 --dim 20 --seed 5 -o X.npy").exit_code == 0);
+    REQUIRE(s.kfm("build --method ssf --kernel gaussian --input-dim 20 --features 320 --seed 2 -o m.kfm").exit_code == 0);
+    const run_result one = s.kfm("map m.kfm --in X.npy --out F1.npy --threads 1");
+    REQUIRE_MESSAGE(one.exit_code == 0, one.err);
+    REQUIRE(s.kfm("map m.kfm --in X.npy --out F4.npy --threads 4").exit_code == 0);
+    REQUIRE(s.kfm("map m.kfm --in X.npy --out Fall.npy").exit_code == 0);
+    const std::string bytes = slurp(s.path("F1.npy"));
+    CHECK(kfm::offline::read_npy(s.path("F1.npy")).rows == 1000);
+    CHECK(bytes == slurp(s.path("F4.npy")));
+    CHECK(bytes == slurp(s.path("Fall.npy")));
+}
+
 TEST_CASE("cli: help") {
     scratch s;
     const run_result all = s.kfm("help");
@@ -287,6 +302,8 @@ TEST_CASE("cli: every error is one line on stderr, a non-zero exit and no output
         {"map m.kfm --in trunc.npy --out out.npy", "truncated"},
         {"map m.kfm --in m.kfm --out out.npy", "not a .npy file"},
         {"map m.kfm --in X.npy --out missing_dir/out.npy", "missing_dir"},
+        {"map m.kfm --in X.npy --out out.npy --threads 0", "--threads must be at least 1"},
+        {"map m.kfm --in X.npy --out out.npy --threads 5000", "--threads must be at most 1024"},
         {"eval m.kfm", "needs --data"},
         {"eval m.kfm --data X4.npy", "input_dim is 5"},
         {"eval m.kfm --data nan.npy", "is NaN"},

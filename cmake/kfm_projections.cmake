@@ -1,0 +1,39 @@
+# KFM_PROJECTIONS: which projections the runtime contains. Sets KFM_LEFT_OUT_PROJECTION_FILES (the
+# src/runtime/projection_<kind>.cpp files the runtime does not compile) and KFM_PROJECTION_DEFINITIONS
+# (KFM_PROJECTION_<KIND>=1 for each kept one), which src/runtime/projection_registry.cpp and every ISA's
+# kernel table (src/runtime/kernel_selection.hpp) read. A map whose projection is left out fails kfm::open with
+# status::unknown_projection. A full build (tests, tool) needs every projection.
+set(_kfm_projection_file_dense projection_dense.cpp)
+set(_kfm_projection_file_ssf_fft projection_ssf.cpp)
+set(_kfm_projection_file_butterfly_simplex projection_butterfly_simplex.cpp)
+set(_kfm_projection_file_hadamard projection_hadamard.cpp)
+set(_kfm_projection_file_butterfly_blocks projection_butterfly_blocks.cpp)
+set(_kfm_projection_file_count_sketch_fft projection_count_sketch.cpp)
+
+if(NOT KFM_PROJECTIONS)
+  message(FATAL_ERROR "KFM_PROJECTIONS is empty; give at least one of: ${KFM_ALL_PROJECTIONS}")
+endif()
+foreach(p IN LISTS KFM_PROJECTIONS)
+  if(NOT p IN_LIST KFM_ALL_PROJECTIONS)
+    message(FATAL_ERROR "KFM_PROJECTIONS: unknown projection '${p}' (known: ${KFM_ALL_PROJECTIONS})")
+  endif()
+endforeach()
+
+set(KFM_PROJECTION_DEFINITIONS "")
+set(KFM_LEFT_OUT_PROJECTION_FILES "")
+set(_kfm_left_out "")
+foreach(p IN LISTS KFM_ALL_PROJECTIONS)
+  string(TOUPPER ${p} P)
+  if(p IN_LIST KFM_PROJECTIONS)
+    list(APPEND KFM_PROJECTION_DEFINITIONS KFM_PROJECTION_${P}=1)
+  else()
+    list(APPEND KFM_LEFT_OUT_PROJECTION_FILES ${_kfm_projection_file_${p}})
+    list(APPEND _kfm_left_out ${p})
+  endif()
+endforeach()
+list(JOIN _kfm_left_out ", " _kfm_left_out)
+if(_kfm_left_out AND (KFM_BUILD_TESTS OR KFM_BUILD_CLI OR KFM_BUILD_BENCH))
+  message(FATAL_ERROR "KFM_PROJECTIONS leaves out ${_kfm_left_out}: only a runtime-only build "
+                      "(-DKFM_RUNTIME_ONLY=ON) may; the tests, the tool and the benchmarks need every projection")
+endif()
+message(STATUS "kfm: projections: ${KFM_PROJECTIONS}")
