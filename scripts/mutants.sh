@@ -20,6 +20,8 @@ mutants=(
   "srf-target|src/offline/srf_fit.cpp|s#std::pow(1.0 - z \* z / (a \* a), double(p))#std::pow(1.0 - z * z / (4.0 * a), double(p))#|offline|srf fit: the surrogate follows*"
   "srf-phases-stream|src/offline/build_srf.cpp|s/rng r(derive(o.seed, stream_phases));/rng r(derive(o.seed, stream_radii));/|offline|srf: phases are independent*"
   "ssf-single-block|src/offline/build_ssf.cpp|s/for (std::size_t b = 0; b < z.blocks; ++b)/for (std::size_t b = 0; b + 1 < z.blocks; ++b)/|offline|ssf: every block*"
+  "stats-ssf-duplicated-last-block|src/offline/build_ssf.cpp|s/bits\[b \* block_bits + frequency\] = signs.rademacher() < 0;/bits[b * block_bits + frequency] = b > 0 \&\& b + 1 == z.blocks ? bits[(b - 1) * block_bits + frequency] : signs.rademacher() < 0;/|stats|ssf Gram spread*"
+  "stats-sorf-repeated-blocks|src/offline/build_sorf.cpp|s/signs\[s \* stride + j\] = r.rademacher() < 0;/signs[s * stride + j] = s >= 3 ? bool(signs[(s - 3) * stride + j]) : r.rademacher() < 0;/|stats|quadrature beats RFF*"
 )
 
 here=""
