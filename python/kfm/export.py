@@ -79,8 +79,9 @@ def _feature_map(name, transformer):
         raise TypeError(f"step '{name}': feature_map_ must be a kfm.FeatureMap, got {type(feature_map).__name__}")
     carried = _MODEL_SECTIONS.intersection(section["tag"] for section in feature_map.inspect()["sections"])
     if carried:
-        raise ValueError(f"step '{name}': its feature map already carries model sections ({', '.join(sorted(carried))}); "
-                         "export needs a plain map (the pipeline's scaler and head become the model)")
+        raise ValueError(f"step '{name}': its feature map already carries model sections "
+                         f"({', '.join(sorted(carried))}); export needs a plain map (the pipeline's scaler "
+                         "and head become the model)")
     return feature_map
 
 
@@ -107,8 +108,7 @@ def _scaling(step, input_dim):
 def _head(name, head, features):
     """(task, weights (k, D), bias (k,), labels) of the last step."""
     if type(head) not in _REGRESSORS + _CLASSIFIERS:
-        kind = "a scaler" if isinstance(head, _SCALERS) else type(head).__name__
-        raise TypeError(f"step '{name}' ({kind}) is not a supported head; export takes {_SUPPORTED}")
+        raise TypeError(f"step '{name}' ({type(head).__name__}) is not a supported head; export takes {_SUPPORTED}")
     _require_fitted(name, head)
     weights = np.atleast_2d(np.asarray(head.coef_, dtype=np.float64))
     if weights.shape[1] != features:

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 da = pytest.importorskip("dask.array", reason="Dask is not installed (Debian python3-dask)")
-distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed (Debian python3-distributed)")
+distributed = pytest.importorskip("distributed",
+                                  reason="dask.distributed is not installed (Debian python3-distributed)")
 
 import kfm  # noqa: E402
 import kfm.dask  # noqa: E402

@@ -91,7 +91,8 @@ def assert_close(actual, expected):
 
 def kfm_tool():
     """The kfm command-line tool: $KFM_CLI (set by ctest) or the one beside the built package."""
-    tool = os.environ.get("KFM_CLI") or os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(kfm.__file__))), "kfm")
+    build = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(kfm.__file__))))  # <build>/python/kfm
+    tool = os.environ.get("KFM_CLI") or os.path.join(build, "kfm")
     assert os.access(tool, os.X_OK), f"no kfm tool at {tool} (set KFM_CLI or build the kfm target)"
     return tool
 
