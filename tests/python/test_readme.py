@@ -4,6 +4,7 @@ repository's root (`build` = this build, `examples` = the repository's), so the 
 import os
 import re
 import subprocess
+import sys
 
 import numpy as np
 
@@ -40,6 +41,11 @@ def test_readme_python_example_runs_on_the_device_example(tmp_path, monkeypatch,
 
     run = subprocess.run(["bash", "-euo", "pipefail", "-c", shell_block], capture_output=True, text=True)
     assert run.returncode == 0, f"the README's shell block failed:\n{run.stdout}\n{run.stderr}"
+    # cmake --install put the package where the README says (lib/python3.X/dist-packages/kfm).
+    site = tmp_path / "prefix" / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "dist-packages"
+    assert sorted(p.name for p in (site / "kfm").glob("*.py")) == sorted(
+        name for name in os.listdir(os.path.dirname(kfm.__file__)) if name.endswith(".py"))
+    assert list((site / "kfm").glob("_kfm*.so")), "cmake --install did not install the extension module"
 
     rows = np.loadtxt(tmp_path / "device.txt", ndmin=2)
     assert rows.shape == (len(X_test), 4)
