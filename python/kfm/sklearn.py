@@ -8,9 +8,9 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from . import FeatureMap, _kfm
-# export (kfm.sklearn.export) is re-exported at the end of this file once python/kfm/export.py lands.
+from .export import export
 
-__all__ = ["RandomFeatures"]
+__all__ = ["RandomFeatures", "export"]
 
 # Python parameter -> `kfm build` option, for the method options passed only when set (None: the
 # library's default, so a changed default reaches Python too).
