@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages kfm needs to build, test (natively and for ARM under qemu) and benchmark.
 # Idempotent: packages already installed are skipped, and apt-get update runs only when something is
-# missing. `--with-python` adds NumPy, scikit-learn and threaded OpenBLAS for scripts/compare_sklearn.py,
+# missing. `--with-python` adds threaded OpenBLAS, for timing scikit-learn in scripts/compare_sklearn.py,
 # scripts/results_models.py and scripts/sklearn_rbf_throughput.py.
 set -euo pipefail
 
@@ -11,10 +11,12 @@ packages=(
   libxsimd-dev libeigen3-dev libboost-math-dev liblbfgspp-dev   # header-only libraries
   doctest-dev libbenchmark-dev libfftw3-dev   # tests, benchmarks, the FFTW peer in the benchmarks
   g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user      # ARM cross builds run under qemu
+  python3-dev pybind11-dev python3-pybind11   # the Python package (python/)
+  python3-numpy python3-sklearn python3-pytest python3-matplotlib python3-dask python3-distributed  # its tests
 )
 for arg in "$@"; do
   case "$arg" in
-    --with-python) packages+=(python3-numpy python3-sklearn libopenblas0-pthread) ;;   # OpenBLAS: sklearn speed
+    --with-python) packages+=(libopenblas0-pthread) ;;   # threaded OpenBLAS: scikit-learn's speed in comparisons
     -h|--help) sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-deps.sh: error: unknown argument '$arg'" >&2; exit 2 ;;
   esac

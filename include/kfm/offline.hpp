@@ -76,6 +76,10 @@ map_contents build_map(const build_options& options);
 // Serialises to the exact file bytes (header, table, aligned sections, checksums).
 std::vector<std::uint8_t> serialize(const map_contents& map);
 
+// serialize, then checked with the runtime's own kfm::open: std::invalid_argument with open's status
+// when the runtime would refuse the bytes.
+std::vector<std::uint8_t> serialize_verified(const map_contents& map);
+
 // Serialises `map`, checks the bytes with the runtime's own kfm::open, and writes them with
 // write_file_atomic. Throws std::invalid_argument with open's status (and writes nothing) when the
 // runtime would refuse the file: every map writer goes through here, so none writes a file open refuses.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kfm/kfm.hpp"
+#include "kfm/offline.hpp"
 
 namespace kfm::cli {
 
@@ -101,6 +102,15 @@ std::string tag_name(std::uint32_t tag);
 std::string json_string(const std::string& s);
 std::string json_number(double v);  // shortest round-trip form; null for NaN/Inf
 std::string json_array(const std::vector<double>& v);
+
+// `kfm build`'s options (without -o) and the build options they give; the Python binding parses its
+// keyword arguments through the same two, so both accept the same names and report the same errors.
+const std::vector<option_spec>& build_option_specs();
+// *sigma_note (may be null) receives ", sigma S from --sigma median" for a data-driven bandwidth.
+offline::build_options build_options_from(const arguments& args, std::string* sigma_note);
+
+// `kfm inspect --json`'s object for a verified file (`bytes`, `size`: the file as opened into `map`).
+std::string inspect_json(const kfm::map& map, const void* bytes, std::size_t size, const std::string& path);
 
 // Sub-commands; each returns the process exit code.
 int run_build(const std::vector<std::string>& argv);

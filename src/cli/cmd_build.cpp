@@ -3,6 +3,8 @@
 
 #include "cli/cli.hpp"
 #include "kfm/offline.hpp"
+#include "offline/bandwidth.hpp"
+#include "offline/npy.hpp"
 
 namespace kfm::cli {
 namespace {
@@ -29,20 +31,42 @@ void reject_foreign_kernel_options(const arguments& args, format::kernel kernel)
                         offline::kernel_name(kernel) + " (it belongs to " + offline::kernel_name(o.kernel) + ")");
 }
 
+// --sigma S, or a data-driven bandwidth from --data X.npy: "median" (the median distance between
+// rows, offline::median_heuristic_sigma) or "scale" (scikit-learn's gamma='scale'). The rule and the
+// value chosen go to *note for the build's report; inspect shows the stored sigma.
+double sigma_from(const arguments& args, unsigned input_dim, std::string* note) {
+    const std::string text = args.value_or("--sigma", "");
+    const bool from_data = text == "median" || text == "scale";
+    if (args.has("--data") && !from_data)
+        usage_error("--data is only used by --sigma median or --sigma scale");
+    if (!from_data) return args.real("--sigma", 1.0);
+    if (!args.has("--data")) usage_error("--sigma " + text + " needs --data X.npy (the rows it is computed from)");
+    const offline::npy_array x = offline::read_npy(args.value("--data"));
+    if (x.cols != input_dim)
+        usage_error("--data has " + std::to_string(x.cols) + " columns but --input-dim is " + std::to_string(input_dim));
+    require_finite("--data", x.data.data(), x.rows, x.cols);
+    const double sigma = text == "median" ? offline::median_heuristic_sigma(x.data.data(), x.rows, x.cols)
+                                          : offline::variance_scale_sigma(x.data.data(), x.rows, x.cols);
+    if (note != nullptr) *note = ", sigma " + json_number(sigma) + " from --sigma " + text;
+    return sigma;
+}
+
 }  // namespace
 
-int run_build(const std::vector<std::string>& argv) {
-    const arguments args("build", argv,
-                         {{"--method", true},        {"--kernel", true},      {"--input-dim", true},
-                          {"--features", true},      {"--seed", true},        {"-o", true},
-                          {"--sigma", true},         {"--order", true},       {"--degree", true},
-                          {"--scale", true},         {"--weights", true},     {"--sigmas", true},
-                          {"--radial-points", true}, {"--radial-rule", true}, {"--sweeps", true},
-                          {"--fft-size", true},      {"--resample-radii", false}, {"--spectral", true},
-                          {"--directions", true},    {"--progress", false},   {"--haar-rotations", false},
-                          {"--arccos-pairs", true}},
-                         0);
+const std::vector<option_spec>& build_option_specs() {
+    static const std::vector<option_spec> specs = {
+        {"--method", true},        {"--kernel", true},      {"--input-dim", true},
+        {"--features", true},      {"--seed", true},        {"--sigma", true},
+        {"--order", true},         {"--degree", true},      {"--scale", true},
+        {"--weights", true},       {"--sigmas", true},      {"--data", true},
+        {"--radial-points", true}, {"--radial-rule", true}, {"--sweeps", true},
+        {"--fft-size", true},      {"--resample-radii", false}, {"--spectral", true},
+        {"--directions", true},    {"--progress", false},   {"--haar-rotations", false},
+        {"--arccos-pairs", true}};
+    return specs;
+}
 
+offline::build_options build_options_from(const arguments& args, std::string* sigma_note) {
     offline::build_options options;
     if (!offline::method_from_name(args.value("--method"), &options.method))
         usage_error("unknown method '" + args.value("--method") + "' (see 'kfm help build')");
@@ -54,10 +78,8 @@ int run_build(const std::vector<std::string>& argv) {
     options.input_dim = args.u32("--input-dim", 0, 1);
     options.features = args.u32("--features", 0, 1);
     options.seed = args.u64("--seed", options.seed);
-    const std::string out = args.value("-o");
-    if (out.empty()) usage_error("-o needs a file name");
 
-    options.kernel.sigma = args.real("--sigma", options.kernel.sigma);
+    options.kernel.sigma = sigma_from(args, options.input_dim, sigma_note);
     options.kernel.order = args.u32("--order", options.kernel.order);
     options.arccos_pairs = args.value_or("--arccos-pairs", options.arccos_pairs);
     options.kernel.degree = args.u32("--degree", options.kernel.degree);
@@ -77,13 +99,24 @@ int run_build(const std::vector<std::string>& argv) {
     options.spectral = args.value_or("--spectral", options.spectral);
     options.directions = args.value_or("--directions", options.directions);
     options.show_progress = args.has("--progress");
+    return options;
+}
+
+int run_build(const std::vector<std::string>& argv) {
+    std::vector<option_spec> specs = build_option_specs();
+    specs.push_back({"-o", true});
+    const arguments args("build", argv, specs, 0);
+    const std::string out = args.value("-o");
+    if (out.empty()) usage_error("-o needs a file name");
+    std::string sigma_note;
+    const offline::build_options options = build_options_from(args, &sigma_note);
 
     // build_map throws std::invalid_argument for impossible parameters; main reports it.
     const offline::map_contents map = offline::build_map(options);
     offline::write_map_file(out, map);
-    std::printf("wrote %s (%s, %s, input_dim %u, output_dim %u)\n", out.c_str(),
+    std::printf("wrote %s (%s, %s, input_dim %u, output_dim %u%s)\n", out.c_str(),
                  offline::method_name(options.method), offline::kernel_name(options.kernel.kind),
-                 map.meta.input_dim, map.meta.output_dim);
+                 map.meta.input_dim, map.meta.output_dim, sigma_note.c_str());
     return 0;
 }
 

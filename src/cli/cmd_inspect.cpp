@@ -79,7 +79,69 @@ kernel_parameters describe_model(const kfm::map& v) {
     return {text, json};
 }
 
+// The format version and section table of a file kfm::open verified (so they can be read directly).
+struct container {
+    std::string version;
+    std::vector<format::section_entry> sections;
+};
+container read_container(const void* bytes) {
+    format::file_header header;
+    std::memcpy(&header, bytes, sizeof header);
+    container c;
+    c.version = std::to_string(header.version_major) + "." + std::to_string(header.version_minor);
+    c.sections.resize(header.section_count);
+    std::memcpy(c.sections.data(), static_cast<const std::uint8_t*>(bytes) + header.section_table_offset,
+                c.sections.size() * sizeof(format::section_entry));
+    return c;
+}
+
 }  // namespace
+
+std::string inspect_json(const kfm::map& v, const void* bytes, std::size_t size, const std::string& path) {
+    const format::map_meta& m = *kfm::detail::state_of(v)->meta;
+    const container c = read_container(bytes);
+    const std::vector<format::section_entry>& sections = c.sections;
+    const std::string& version = c.version;
+    const bool normalizes = (m.flags & format::meta_flag_normalize_input) != 0;
+
+    std::string j = "{";
+    j += "\"file\": " + json_string(path);
+    j += ", \"file_bytes\": " + std::to_string(size);
+    j += ", \"workspace_bytes\": " + std::to_string(kfm::workspace_bytes(v));  // per vector, docs/embedding.md
+    j += ", \"format_version\": " + json_string(version);
+    j += ", \"method\": " + json_string(offline::method_name(static_cast<format::method>(m.method)));
+    j += ", \"kernel\": " + json_string(offline::kernel_name(static_cast<format::kernel>(m.kernel)));
+    j += ", \"kernel_params\": " + describe_kernel(v).json;
+    j += ", \"input_dim\": " + std::to_string(m.input_dim);
+    j += ", \"output_dim\": " + std::to_string(m.output_dim);
+    j += ", \"negative_dim\": " + std::to_string(m.negative_dim);
+    j += ", \"work_dim\": " + std::to_string(m.work_dim);
+    j += ", \"projection_dim\": " + std::to_string(m.projection_dim);
+    j += ", \"projection\": " + json_string(projection_name(m.projection));
+    j += ", \"output_convention\": " + json_string(output_convention_name(m.output_convention));
+    j += ", \"normalize_input\": " + std::string(normalizes ? "true" : "false");
+    j += ", \"seed\": " + std::to_string(m.seed);
+    j += ", \"isa\": " + json_string(kfm::isa_name(v.active_isa()));
+    j += describe_model(v).json;
+    j += ", \"segments\": [";
+    for (std::uint32_t i = 0; i < kfm::detail::state_of(v)->segment_count; ++i) {
+        const format::feature_segment& s = kfm::detail::state_of(v)->segments[i];
+        j += std::string(i ? ", " : "") + "{\"nonlinearity\": " + json_string(nonlinearity_name(s.nonlinearity)) +
+             ", \"proj_begin\": " + std::to_string(s.proj_begin) + ", \"proj_count\": " +
+             std::to_string(s.proj_count) + ", \"arg_count\": " + std::to_string(s.arg_count) +
+             ", \"out_begin\": " + std::to_string(s.out_begin) + ", \"reflect\": " +
+             ((s.flags & format::segment_flag_reflect) ? "true" : "false") + "}";
+    }
+    j += "], \"sections\": [";
+    for (std::size_t i = 0; i < sections.size(); ++i) {
+        const auto& s = sections[i];
+        j += std::string(i ? ", " : "") + "{\"tag\": " + json_string(tag_name(s.tag)) +
+             ", \"dtype\": " + json_string(dtype_name(s.dtype)) + ", \"count\": " + std::to_string(s.count) +
+             ", \"bytes\": " + std::to_string(s.bytes) + ", \"offset\": " + std::to_string(s.offset) + "}";
+    }
+    j += "]}";
+    return j;
+}
 
 int run_inspect(const std::vector<std::string>& argv) {
     const arguments args("inspect", argv, {{"--json", false}}, 1);
@@ -88,60 +150,19 @@ int run_inspect(const std::vector<std::string>& argv) {
     const kfm::map& v = file.view;
     const format::map_meta& m = *kfm::detail::state_of(v)->meta;
 
-    // The container was verified by kfm::open, so the header and section table can be read directly.
-    format::file_header header;
-    std::memcpy(&header, file.bytes(), sizeof header);
-    std::vector<format::section_entry> sections(header.section_count);
-    std::memcpy(sections.data(), static_cast<const std::uint8_t*>(file.bytes()) + header.section_table_offset,
-                sections.size() * sizeof(format::section_entry));
+    if (args.has("--json")) {
+        std::fputs((inspect_json(v, file.bytes(), file.size(), file.path) + "\n").c_str(), stdout);
+        return 0;
+    }
 
+    const container c = read_container(file.bytes());
+    const std::vector<format::section_entry>& sections = c.sections;
+    const std::string& version = c.version;
     const std::string method = offline::method_name(static_cast<format::method>(m.method));
     const std::string kernel = offline::kernel_name(static_cast<format::kernel>(m.kernel));
     const kernel_parameters params = describe_kernel(v);
     const bool normalizes = (m.flags & format::meta_flag_normalize_input) != 0;
-    const std::string version = std::to_string(header.version_major) + "." + std::to_string(header.version_minor);
     const kernel_parameters model = describe_model(v);
-
-    if (args.has("--json")) {
-        std::string j = "{";
-        j += "\"file\": " + json_string(file.path);
-        j += ", \"file_bytes\": " + std::to_string(file.size());
-        j += ", \"workspace_bytes\": " + std::to_string(kfm::workspace_bytes(v));  // per vector, docs/embedding.md
-        j += ", \"format_version\": " + json_string(version);
-        j += ", \"method\": " + json_string(method);
-        j += ", \"kernel\": " + json_string(kernel);
-        j += ", \"kernel_params\": " + params.json;
-        j += ", \"input_dim\": " + std::to_string(m.input_dim);
-        j += ", \"output_dim\": " + std::to_string(m.output_dim);
-        j += ", \"negative_dim\": " + std::to_string(m.negative_dim);
-        j += ", \"work_dim\": " + std::to_string(m.work_dim);
-        j += ", \"projection_dim\": " + std::to_string(m.projection_dim);
-        j += ", \"projection\": " + json_string(projection_name(m.projection));
-        j += ", \"output_convention\": " + json_string(output_convention_name(m.output_convention));
-        j += ", \"normalize_input\": " + std::string(normalizes ? "true" : "false");
-        j += ", \"seed\": " + std::to_string(m.seed);
-        j += ", \"isa\": " + json_string(kfm::isa_name(v.active_isa()));
-        j += model.json;
-        j += ", \"segments\": [";
-        for (std::uint32_t i = 0; i < kfm::detail::state_of(v)->segment_count; ++i) {
-            const format::feature_segment& s = kfm::detail::state_of(v)->segments[i];
-            j += std::string(i ? ", " : "") + "{\"nonlinearity\": " + json_string(nonlinearity_name(s.nonlinearity)) +
-                 ", \"proj_begin\": " + std::to_string(s.proj_begin) + ", \"proj_count\": " +
-                 std::to_string(s.proj_count) + ", \"arg_count\": " + std::to_string(s.arg_count) +
-                 ", \"out_begin\": " + std::to_string(s.out_begin) + ", \"reflect\": " +
-                 ((s.flags & format::segment_flag_reflect) ? "true" : "false") + "}";
-        }
-        j += "], \"sections\": [";
-        for (std::size_t i = 0; i < sections.size(); ++i) {
-            const auto& s = sections[i];
-            j += std::string(i ? ", " : "") + "{\"tag\": " + json_string(tag_name(s.tag)) +
-                 ", \"dtype\": " + json_string(dtype_name(s.dtype)) + ", \"count\": " + std::to_string(s.count) +
-                 ", \"bytes\": " + std::to_string(s.bytes) + ", \"offset\": " + std::to_string(s.offset) + "}";
-        }
-        j += "]}\n";
-        std::fputs(j.c_str(), stdout);
-        return 0;
-    }
 
     std::printf("file              %s (%zu bytes, format %s)\n", file.path.c_str(), file.size(), version.c_str());
     std::printf("workspace         %zu bytes per vector%s\n", kfm::workspace_bytes(v),

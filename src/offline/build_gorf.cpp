@@ -8,6 +8,7 @@
 // Radii: delta-gaussian and the signed-mixture model are Gaussian mixtures split by coefficient sign
 // (component chosen by |c_i|, radius chi(d)/sigma_i); bessel-1d samples the paper's tabulated density.
 // The builder: options -> the signed spectral law (k_+, k_-) -> 2s radii -> 2s directions -> two segments.
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -75,8 +76,7 @@ signed_law split_mixture(const std::vector<double>& c, const std::vector<double>
 void validate(const build_options& o) {
     const std::string name = method_name(o.method);
     if (o.input_dim == 0) throw std::invalid_argument(name + ": input dimension must be at least 1");
-    if (o.features < 4)
-        throw std::invalid_argument(name + ": needs at least 4 features (cos/sin pairs in a positive and a negative block)");
+    if (o.features == 0) throw std::invalid_argument(name + ": features must be at least 1");
     if (o.features > max_outputs) throw std::invalid_argument(name + ": more than the limit of 2^26 outputs");
     if (std::uint64_t{o.features / 2} * o.input_dim * sizeof(float) > max_parameter_bytes)
         throw std::invalid_argument(name + ": the projection matrix would need more than 1 GiB");
@@ -183,7 +183,8 @@ map_contents build_gorf(const build_options& o) {
     if (o.method != format::method::gorf && o.method != format::method::grff)
         throw std::invalid_argument(std::string("build_gorf: method '") + method_name(o.method) + "' is not gorf or grff");
     validate(o);
-    const unsigned s = o.features / 4;
+    // Cos/sin pairs in a positive and a negative block: D rounds down to a multiple of 4, and up to 4.
+    const unsigned s = std::max(1u, o.features / 4);
     const signed_law law = spectral_law(o);
     const std::vector<double> radii = sample_radii(o, law, s);
     const direction_rows rows = make_direction_rows(o.directions, o.input_dim, radii, o.method == format::method::gorf,

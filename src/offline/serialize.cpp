@@ -112,14 +112,18 @@ std::vector<std::uint8_t> serialize(const map_contents& map) {
 // kfm::open needs 8-byte aligned bytes; a vector's storage comes from the default operator new.
 static_assert(__STDCPP_DEFAULT_NEW_ALIGNMENT__ >= 8, "std::vector<std::uint8_t> storage is 8-byte aligned");
 
-void write_map_file(const std::string& path, const map_contents& map) {
-    const std::vector<std::uint8_t> bytes = serialize(map);
+std::vector<std::uint8_t> serialize_verified(const map_contents& map) {
+    std::vector<std::uint8_t> bytes = serialize(map);
     kfm::map view;
     const kfm::status s = kfm::open(bytes.data(), bytes.size(), &view);
     if (s != kfm::status::ok)
         throw std::invalid_argument(std::string("the map was not written: kfm::open would refuse it (") +
                                     kfm::status_string(s) + ")");
-    write_file_atomic(path, bytes);
+    return bytes;
+}
+
+void write_map_file(const std::string& path, const map_contents& map) {
+    write_file_atomic(path, serialize_verified(map));
 }
 
 }  // namespace kfm::offline

@@ -138,8 +138,17 @@ TEST_CASE("poly builders: same seed gives the same bytes, another seed different
     }
 }
 
+TEST_CASE("poly builders: gorf and grff round a request below 4 features up to one cos/sin pair per sign") {
+    for (method m : {method::gorf, method::grff})
+        for (unsigned features : {1u, 2u, 3u, 4u}) {
+            const auto map = kfm::offline::build_map(poly(m, 8, features));
+            CHECK(map.meta.output_dim == 4);
+            CHECK(map.meta.negative_dim == 2);
+        }
+}
+
 TEST_CASE("poly builders: impossible options are rejected with std::invalid_argument") {
-    build_options o = poly(method::gorf, 8, 3);  // fewer than 4 features
+    build_options o = poly(method::gorf, 8, 0);  // no features
     CHECK_THROWS_AS(kfm::offline::build_map(o), std::invalid_argument);
     o = poly(method::gorf, 8, 16);
     o.spectral = "nonsense";

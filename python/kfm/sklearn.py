@@ -1,0 +1,174 @@
+"""scikit-learn estimators: `RandomFeatures`, a drop-in for `RBFSampler` with every kfm method, and
+`export`, which writes a fitted Pipeline (scaler, RandomFeatures, linear model) as a device model file."""
+import numbers
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted
+
+from . import FeatureMap, _kfm
+from .export import export
+
+__all__ = ["RandomFeatures", "export"]
+
+# Python parameter -> `kfm build` option, for the method options passed only when set (None: the
+# library's default, so a changed default reaches Python too).
+_METHOD_OPTIONS = {
+    "radial_points": "radial_points",
+    "radial_rule": "radial_rule",
+    "sweeps": "sweeps",
+    "fft_size": "fft_size",
+    "resample_radii": "resample_radii",
+    "haar_rotations": "haar_rotations",
+    "spectral": "spectral",
+    "directions": "directions",
+    "arccos_pairs": "arccos_pairs",
+}
+
+_KERNEL_ALIASES = {"rbf": "gaussian"}
+
+
+class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    """Structured random features approximating a kernel: transform(X) . transform(Y).T ~ k(X, Y).
+
+    Parameters
+    ----------
+    method : str, default="ssf"
+        rff, rff-phase, orf, qmc, sorf, ssf, quadrature (gaussian, arccos); srf, gorf, grff, maclaurin,
+        tensorsketch (polynomial-sphere); gorf, grff (delta-gaussian). See docs/choosing.md.
+    kernel : str, default="gaussian"
+        gaussian (alias "rbf"), arccos, polynomial-sphere, delta-gaussian.
+    n_components : int, default=100
+        Requested number of features D; methods with a natural granularity round it
+        (`n_components_` is the real number).
+    gamma : float, "scale" or "median", default=1.0
+        Gaussian kernel exp(-gamma ||x - y||^2), as RBFSampler. "scale": 1 / (n_features * X.var()), as
+        scikit-learn; "median": sigma = the median distance between rows of X (gamma = 1 / (2 sigma^2)).
+        Used by the gaussian kernel only.
+    order : int, default=0
+        Arc-cosine kernel order (0, 1 or 2).
+    degree : int, default=1
+        Polynomial-sphere degree p: (1 - ||x - y||^2 / a^2)^p on unit-norm inputs.
+    poly_scale : float, default=2.0
+        Polynomial-sphere a >= 2 (kfm build --scale).
+    mixture_weights, mixture_sigmas : sequence of float, default=None
+        Delta-gaussian kernel sum_i c_i exp(-||x - y||^2 / (2 s_i^2)) (weights of any sign).
+    radial_points, radial_rule, sweeps, fft_size, resample_radii, haar_rotations, spectral, directions,
+    arccos_pairs : default=None
+        Method options of `kfm build` (None: the library's default).
+    random_state : int, RandomState or None, default=None
+        An int is the map's seed (RandomFeatures(random_state=3) equals `kfm build --seed 3`).
+    n_jobs : int or None, default=None
+        Threads for transform (None or -1: every core).
+
+    Attributes
+    ----------
+    feature_map_ : kfm.FeatureMap
+        The map (its file bytes: `feature_map_.to_bytes()`; `feature_map_.save(path)` writes a .kfm).
+    n_components_ : int
+        The number of features transform outputs.
+    gamma_ : float or None
+        The Gaussian gamma used (None for other kernels).
+    n_features_in_ : int
+    """
+
+    def __init__(self, method="ssf", kernel="gaussian", n_components=100, gamma=1.0, order=0, degree=1,
+                 poly_scale=2.0, mixture_weights=None, mixture_sigmas=None, radial_points=None,
+                 radial_rule=None, sweeps=None, fft_size=None, resample_radii=None, haar_rotations=None,
+                 spectral=None, directions=None, arccos_pairs=None, random_state=None, n_jobs=None):
+        self.method = method
+        self.kernel = kernel
+        self.n_components = n_components
+        self.gamma = gamma
+        self.order = order
+        self.degree = degree
+        self.poly_scale = poly_scale
+        self.mixture_weights = mixture_weights
+        self.mixture_sigmas = mixture_sigmas
+        self.radial_points = radial_points
+        self.radial_rule = radial_rule
+        self.sweeps = sweeps
+        self.fft_size = fft_size
+        self.resample_radii = resample_radii
+        self.haar_rotations = haar_rotations
+        self.spectral = spectral
+        self.directions = directions
+        self.arccos_pairs = arccos_pairs
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _seed(self):
+        if isinstance(self.random_state, numbers.Integral) and not isinstance(self.random_state, bool):
+            if self.random_state < 0:
+                raise ValueError(f"random_state must be non-negative, got {self.random_state}")
+            return int(self.random_state)
+        return int(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
+
+    def _gamma(self, X):
+        if isinstance(self.gamma, str):
+            if self.gamma == "scale":
+                variance = X.var()
+                return 1.0 / (X.shape[1] * variance) if variance != 0 else 1.0
+            if self.gamma == "median":
+                sigma = _kfm.median_heuristic_sigma(np.ascontiguousarray(X, dtype=np.float32))
+                return 1.0 / (2.0 * sigma * sigma)
+            raise ValueError(f"gamma must be a positive number, 'scale' or 'median', got {self.gamma!r}")
+        if not isinstance(self.gamma, numbers.Real) or not np.isfinite(self.gamma) or self.gamma <= 0:
+            raise ValueError(f"gamma must be a positive number, 'scale' or 'median', got {self.gamma!r}")
+        return float(self.gamma)
+
+    def _kernel_options(self, kernel, X):
+        if kernel == "gaussian":
+            self.gamma_ = self._gamma(X)
+            return {"sigma": float(np.sqrt(0.5 / self.gamma_))}
+        self.gamma_ = None
+        if kernel == "arccos":
+            return {"order": self.order}
+        if kernel == "polynomial-sphere":
+            return {"degree": self.degree, "scale": float(self.poly_scale)}
+        if kernel == "delta-gaussian":
+            if self.mixture_weights is None or self.mixture_sigmas is None:
+                raise ValueError("kernel='delta-gaussian' needs mixture_weights and mixture_sigmas")
+            return {"weights": list(self.mixture_weights), "sigmas": list(self.mixture_sigmas)}
+        return {}  # an unknown kernel: the library names the valid ones
+
+    def fit(self, X, y=None):
+        """Builds the map for X's number of features (X's values are used only by gamma='scale'/'median')."""
+        X = self._validate_data(X, dtype=[np.float64, np.float32])
+        if not isinstance(self.n_components, numbers.Integral) or self.n_components < 1:
+            raise ValueError(f"n_components must be a positive integer, got {self.n_components!r}")
+        kernel = _KERNEL_ALIASES.get(self.kernel, self.kernel)
+        try:
+            options = self._kernel_options(kernel, X)
+            for name, option in _METHOD_OPTIONS.items():
+                value = getattr(self, name)
+                if value is not None:
+                    options[option] = value
+            self.feature_map_ = FeatureMap(self.method, kernel, X.shape[1], int(self.n_components),
+                                           seed=self._seed(), **options)
+        except ValueError as e:
+            # The library's reason, with the data it was asked to fit.
+            raise ValueError(f"{e} (fitting X with n_samples={X.shape[0]}, n_features={X.shape[1]})") from None
+        self.n_components_ = self.feature_map_.output_dim
+        return self
+
+    def transform(self, X):
+        """phi(X): (n_samples, n_components_), float32 for float32 X, float64 otherwise."""
+        check_is_fitted(self)
+        X = self._validate_data(X, reset=False, dtype=[np.float64, np.float32])
+        return self.feature_map_.transform(X, n_jobs=self.n_jobs)
+
+    def kernel_estimate(self, X, Y=None):
+        """The estimated kernel matrix transform(X) J transform(Y).T (J: the features' signature)."""
+        check_is_fitted(self)
+        X = self._validate_data(X, reset=False, dtype=[np.float64, np.float32])
+        Y = None if Y is None else self._validate_data(Y, reset=False, dtype=[np.float64, np.float32])
+        return self.feature_map_.kernel_matrix(X, Y, n_jobs=self.n_jobs)
+
+    @property
+    def _n_features_out(self):
+        return self.n_components_
+
+    def _more_tags(self):
+        return {"preserves_dtype": [np.float64, np.float32]}

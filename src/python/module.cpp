@@ -1,0 +1,280 @@
+// The `kfm._kfm` extension module: the runtime (open, transform, predict, kernel_estimate) and the offline
+// tooling (build, model files, bandwidths, exact kernels) for the Python package in python/kfm, which
+// adds the user-facing classes. Arrays cross the boundary as float32 C-contiguous buffers read and
+// written in place; the Python layer converts other dtypes and orders. Long calls release the GIL.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cli/cli.hpp"
+#include "kfm/kfm.hpp"
+#include "kfm/offline.hpp"
+#include "offline/bandwidth.hpp"
+#include "offline/evaluate.hpp"
+#include "offline/model.hpp"
+#include "offline/parallel_map.hpp"
+
+namespace py = pybind11;
+
+namespace {
+
+using f32_array = py::array_t<float>;
+
+// A 2-D float32 C-contiguous array with `cols` columns (any when cols == 0): TypeError or ValueError
+// otherwise, so the caller's buffer is used as it is, never silently copied.
+void require_rows(const py::array& a, const char* name, std::size_t cols, bool writable) {
+    if (!py::isinstance<f32_array>(a) || !(a.flags() & py::array::c_style))
+        throw py::type_error(std::string(name) + " must be a float32 C-contiguous array");
+    if (a.ndim() != 2) throw py::value_error(std::string(name) + " must be 2-D, got " + std::to_string(a.ndim()) + "-D");
+    if (cols != 0 && std::size_t(a.shape(1)) != cols)
+        throw py::value_error(std::string(name) + " has " + std::to_string(a.shape(1)) + " columns, expected " +
+                              std::to_string(cols));
+    if (writable && !a.writeable()) throw py::value_error(std::string(name) + " is read-only");
+}
+
+const char* task_name(kfm::format::task_kind t) {
+    switch (t) {
+        case kfm::format::task_kind::regression: return "regression";
+        case kfm::format::task_kind::binary: return "binary";
+        case kfm::format::task_kind::multiclass: return "multiclass";
+        default: return nullptr;
+    }
+}
+
+// A verified .kfm file: its bytes (owned, 8-byte aligned as kfm::open requires) and the opened map.
+class py_map {
+public:
+    py_map(const py::bytes& data, const std::string& isa_name) {
+        const std::string_view view = data;
+        bytes_.assign(view.begin(), view.end());
+        kfm::isa requested = kfm::isa::automatic;
+        if (kfm::isa_from_name(isa_name.c_str(), &requested) != kfm::status::ok)
+            throw py::value_error("unknown isa '" + isa_name + "'");
+        const kfm::status s = kfm::open(bytes_.data(), bytes_.size(), &map_, requested);
+        if (s != kfm::status::ok) throw py::value_error(std::string("not a valid .kfm file: ") + kfm::status_string(s));
+    }
+
+    py_map(const py_map&) = delete;
+    py_map& operator=(const py_map&) = delete;
+
+    const kfm::map& map() const { return map_; }
+    py::bytes data() const { return py::bytes(reinterpret_cast<const char*>(bytes_.data()), bytes_.size()); }
+    std::string inspect_json(const std::string& path) const {
+        return kfm::cli::inspect_json(map_, bytes_.data(), bytes_.size(), path);
+    }
+
+    void transform(const py::array& x, py::array& out, unsigned threads) const {
+        require_rows(x, "X", map_.input_dim(), false);
+        require_rows(out, "out", map_.output_dim(), true);
+        if (out.shape(0) != x.shape(0)) throw py::value_error("out must have as many rows as X");
+        const float* xp = static_cast<const float*>(x.data());
+        float* op = static_cast<float*>(out.mutable_data());
+        const std::size_t n = std::size_t(x.shape(0));
+        std::string error;
+        {
+            py::gil_scoped_release release;
+            try {
+                kfm::offline::map_rows_parallel(map_, xp, n, map_.input_dim(), op, threads);
+            } catch (const std::exception& e) {
+                error = e.what();
+            }
+        }
+        if (!error.empty()) throw py::value_error(error);
+    }
+
+    void predict(const py::array& x, py::array& scores, py::array& labels) const {
+        require_rows(x, "X", map_.input_dim(), false);
+        require_rows(scores, "scores", map_.head_outputs(), true);
+        if (!py::isinstance<py::array_t<std::int32_t>>(labels) || labels.ndim() != 1 || !labels.writeable() ||
+            !(labels.flags() & py::array::c_style))
+            throw py::type_error("labels must be a writable 1-D int32 array");
+        const std::size_t n = std::size_t(x.shape(0));
+        if (std::size_t(scores.shape(0)) != n || std::size_t(labels.shape(0)) != n)
+            throw py::value_error("scores and labels must have as many rows as X");
+        if (n == 0) return;
+        const float* xp = static_cast<const float*>(x.data());
+        float* sp = static_cast<float*>(scores.mutable_data());
+        auto* lp = static_cast<std::int32_t*>(labels.mutable_data());
+        kfm::status s;
+        {
+            py::gil_scoped_release release;
+            const std::size_t batch = 64;
+            std::vector<unsigned char> workspace(kfm::workspace_bytes(map_, batch));
+            s = kfm::predict_batch(map_, xp, n, map_.input_dim(), map_.input_dim(), sp, map_.head_outputs(),
+                                   map_.class_count() != 0 ? lp : nullptr, workspace.data(), workspace.size());
+        }
+        if (s != kfm::status::ok) throw py::value_error(std::string("predict refused X: ") + kfm::status_string(s));
+    }
+
+    double kernel_estimate(const py::array& phi_x, const py::array& phi_y) const {
+        for (const py::array* a : {&phi_x, &phi_y})
+            if (!py::isinstance<f32_array>(*a) || a->ndim() != 1 || !(a->flags() & py::array::c_style) ||
+                std::size_t(a->shape(0)) != map_.output_dim())
+                throw py::value_error("kernel_estimate needs two float32 vectors of output_dim = " +
+                                      std::to_string(map_.output_dim()) + " values");
+        return kfm::kernel_estimate(map_, static_cast<const float*>(phi_x.data()),
+                                    static_cast<const float*>(phi_y.data()));
+    }
+
+    // The exact kernel the map approximates, k(x_i, y_j), on the inputs as given.
+    py::array_t<double> exact_gram(const py::array& x, const py::array& y) const {
+        require_rows(x, "X", map_.input_dim(), false);
+        require_rows(y, "Y", map_.input_dim(), false);
+        const std::size_t nx = std::size_t(x.shape(0)), ny = std::size_t(y.shape(0));
+        std::vector<double> k;
+        {
+            py::gil_scoped_release release;
+            k = kfm::offline::exact_gram(kfm::offline::kernel_spec_from_map(map_), static_cast<const float*>(x.data()),
+                                         nx, static_cast<const float*>(y.data()), ny, map_.input_dim(),
+                                         kfm::offline::map_normalizes_input(map_));
+        }
+        py::array_t<double> out({nx, ny});
+        if (!k.empty()) std::memcpy(out.mutable_data(), k.data(), k.size() * sizeof(double));
+        return out;
+    }
+
+    py::object task() const {
+        const char* t = task_name(map_.task());
+        return t != nullptr ? py::object(py::str(t)) : py::object(py::none());
+    }
+    std::vector<std::int32_t> class_labels() const {
+        std::vector<std::int32_t> labels;
+        for (std::uint32_t i = 0; i < map_.class_count(); ++i) labels.push_back(map_.class_label(i));
+        return labels;
+    }
+
+private:
+    std::vector<std::uint8_t> bytes_;  // operator new: aligned for any fundamental type
+    kfm::map map_;
+};
+
+// `kfm build` options as command-line words ("--method", "ssf", ...) -> the verified file's bytes.
+py::bytes build_map(const std::vector<std::string>& words) {
+    std::vector<std::uint8_t> bytes;
+    try {
+        const kfm::cli::arguments args("build", words, kfm::cli::build_option_specs(), 0);
+        const kfm::offline::build_options options = kfm::cli::build_options_from(args, nullptr);
+        py::gil_scoped_release release;
+        bytes = kfm::offline::serialize_verified(kfm::offline::build_map(options));
+    } catch (const kfm::cli::cli_error& e) {
+        throw py::value_error(e.what());
+    } catch (const std::invalid_argument& e) {
+        throw py::value_error(e.what());
+    }
+    return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+std::vector<float> to_floats(const py::array& a, const char* name, std::size_t expected) {
+    const auto f = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(a);
+    if (!f || std::size_t(f.size()) != expected)
+        throw py::value_error(std::string(name) + " must have " + std::to_string(expected) + " values");
+    return std::vector<float>(f.data(), f.data() + f.size());
+}
+
+// A model file: the map part of `map_bytes` with PREP (when shift/scale are given) and a linear head.
+py::bytes model_bytes(const py::bytes& map_bytes, const py::object& shift, const py::object& scale,
+                      const std::string& task, const py::array& weights, const py::array& bias,
+                      const std::vector<std::int32_t>& labels) {
+    const std::string_view view = map_bytes;
+    std::vector<std::uint8_t> storage(view.begin(), view.end());
+    kfm::map map;
+    if (kfm::status s = kfm::open(storage.data(), storage.size(), &map); s != kfm::status::ok)
+        throw py::value_error(std::string("not a valid .kfm file: ") + kfm::status_string(s));
+    try {
+        kfm::offline::map_contents contents = kfm::offline::map_part(storage.data(), storage.size());
+        if (!shift.is_none() || !scale.is_none()) {
+            if (shift.is_none() || scale.is_none()) throw py::value_error("shift and scale go together");
+            kfm::offline::input_scaling scaling;
+            scaling.shift = to_floats(shift.cast<py::array>(), "shift", map.input_dim());
+            scaling.scale = to_floats(scale.cast<py::array>(), "scale", map.input_dim());
+            kfm::offline::add_preprocessing(contents, scaling);
+        }
+        kfm::offline::linear_head head;
+        if (task == "regression") head.kind = kfm::format::task_kind::regression;
+        else if (task == "binary") head.kind = kfm::format::task_kind::binary;
+        else if (task == "multiclass") head.kind = kfm::format::task_kind::multiclass;
+        else throw py::value_error("task must be regression, binary or multiclass, not '" + task + "'");
+        if (weights.ndim() != 2) throw py::value_error("weights must be 2-D (outputs x output_dim)");
+        head.outputs = std::uint32_t(weights.shape(0));
+        head.weights = to_floats(weights, "weights", std::size_t(head.outputs) * map.output_dim());
+        head.bias = to_floats(bias, "bias", head.outputs);
+        head.labels = labels;
+        kfm::offline::add_head(contents, head);
+        const std::vector<std::uint8_t> bytes = kfm::offline::serialize_verified(contents);
+        return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    } catch (const std::invalid_argument& e) {
+        throw py::value_error(e.what());
+    }
+}
+
+double bandwidth(const py::array& x, bool median) {
+    require_rows(x, "X", 0, false);
+    const auto* p = static_cast<const float*>(x.data());
+    try {
+        return median ? kfm::offline::median_heuristic_sigma(p, std::size_t(x.shape(0)), std::size_t(x.shape(1)))
+                      : kfm::offline::variance_scale_sigma(p, std::size_t(x.shape(0)), std::size_t(x.shape(1)));
+    } catch (const std::invalid_argument& e) {
+        throw py::value_error(e.what());
+    }
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_kfm, m) {
+    m.doc() = "kfm runtime and offline tooling (use the kfm package, not this module)";
+    m.def("version", &kfm::version);
+    m.def("isa_names", [] {
+        std::vector<std::string> names;
+        for (std::size_t i = 0; i < kfm::isa_count(); ++i)
+            if (kfm::isa_available(kfm::isa_at(i))) names.emplace_back(kfm::isa_name(kfm::isa_at(i)));
+        return names;
+    });
+    m.def("build_map", &build_map, py::arg("words"));
+    m.def("model_bytes", &model_bytes, py::arg("map_bytes"), py::arg("shift"), py::arg("scale"), py::arg("task"),
+          py::arg("weights"), py::arg("bias"), py::arg("labels"));
+    m.def("read_file", [](const std::string& path) {
+        std::vector<std::uint8_t> bytes;
+        try {
+            bytes = kfm::offline::read_regular_file(path);
+        } catch (const std::runtime_error& e) {
+            throw py::value_error(e.what());
+        }
+        return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    });
+    m.def("write_file", [](const std::string& path, const py::bytes& data) {
+        const std::string_view view = data;
+        try {
+            kfm::offline::write_file_atomic(path, std::vector<std::uint8_t>(view.begin(), view.end()));
+        } catch (const std::exception& e) {
+            throw py::value_error(e.what());
+        }
+    });
+    m.def("median_heuristic_sigma", [](const py::array& x) { return bandwidth(x, true); });
+    m.def("variance_scale_sigma", [](const py::array& x) { return bandwidth(x, false); });
+    m.def("resolve_threads", [](unsigned threads) { return kfm::offline::resolve_thread_count(threads); });
+
+    py::class_<py_map>(m, "Map")
+        .def(py::init<const py::bytes&, const std::string&>(), py::arg("data"), py::arg("isa") = "auto")
+        .def_property_readonly("input_dim", [](const py_map& p) { return p.map().input_dim(); })
+        .def_property_readonly("output_dim", [](const py_map& p) { return p.map().output_dim(); })
+        .def_property_readonly("negative_dim", [](const py_map& p) { return p.map().negative_dim(); })
+        .def_property_readonly("method", [](const py_map& p) { return kfm::method_name(p.map().method()); })
+        .def_property_readonly("kernel", [](const py_map& p) { return kfm::kernel_name(p.map().kernel()); })
+        .def_property_readonly("isa", [](const py_map& p) { return kfm::isa_name(p.map().active_isa()); })
+        .def_property_readonly("task", &py_map::task)
+        .def_property_readonly("head_outputs", [](const py_map& p) { return p.map().head_outputs(); })
+        .def_property_readonly("class_labels", &py_map::class_labels)
+        .def("workspace_bytes", [](const py_map& p, std::size_t batch) { return kfm::workspace_bytes(p.map(), batch); },
+             py::arg("batch") = 1)
+        .def("data", &py_map::data)
+        .def("inspect_json", &py_map::inspect_json, py::arg("path") = "")
+        .def("transform", &py_map::transform, py::arg("x"), py::arg("out"), py::arg("threads"))
+        .def("predict", &py_map::predict, py::arg("x"), py::arg("scores"), py::arg("labels"))
+        .def("kernel_estimate", &py_map::kernel_estimate)
+        .def("exact_gram", &py_map::exact_gram);
+}
