@@ -31,8 +31,8 @@ struct build_options {
     // the antithetic pair [f(w.x), f(-w.x)] for each; "plain" draws D directions, one feature each.
     std::string arccos_pairs = "reflected";
     // SSF
-    unsigned radial_points = 1;             // M
-    std::string radial_rule = "midpoint";   // midpoint | shifted
+    unsigned radial_points = 0;             // M; 0: the rule's own (auto: 2 or 1, antithetic 2, else 1)
+    std::string radial_rule = "auto";       // auto | midpoint | shifted | antithetic (src/offline/ssf_radii.hpp)
     unsigned sweeps = 10;                   // T
     unsigned fft_size = 0;                  // 0: smallest power of two > d/2
     bool show_progress = false;             // progress on stderr for long optimiser runs

@@ -58,8 +58,11 @@ kernel options:
   --sigmas s1,s2,..   delta-gaussian bandwidths: sum_i c_i exp(-|x-y|^2 / (2 s_i^2))
 
 method options:
-  --radial-points M     SSF radial points per direction (default 1)
-  --radial-rule R       SSF radial rule: midpoint | shifted (default midpoint)
+  --radial-points M     SSF radial points per direction (default: the rule's, 2 antithetic, else 1)
+  --radial-rule R       SSF gaussian radial rule: auto (default) | midpoint | shifted | antithetic;
+                        auto = antithetic (M = 2, radii at quantiles U, 1 - U per direction;
+                        unbiased) when d <= 32 and D/4 directions fill an FFT block, else midpoint
+                        (M = 1; the old default, biased: its error stops falling)
   --sweeps T            SSF index-set optimiser sweeps (default 10)
   --fft-size n          SSF FFT length, a power of two > d/2 (default: the smallest)
   --resample-radii      quadrature: the paper's biased variant (radius resampled until a0 >= 0)

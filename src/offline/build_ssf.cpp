@@ -1,6 +1,6 @@
 // Builder for SSF (spherical structured features, docs/methods.md): the log-energy index set, a sign
 // diagonal per block, the FFT twiddles, and the radial rule (gaussian) or the arc-cosine constant.
-// Storage is O(d) apart from the per-point radii of the shifted rule.
+// Storage is O(d) apart from the per-point radii of the shifted and antithetic rules.
 //
 // The builder follows the method: options -> sizes (m, n, points, blocks) -> the optimised index set
 // Lambda -> a sign diagonal per block -> the radial rule (gaussian) or arc-cosine constant -> sections.
@@ -20,6 +20,7 @@
 #include "offline/random.hpp"
 #include "offline/spectral_options.hpp"
 #include "offline/ssf_energy.hpp"
+#include "offline/ssf_radii.hpp"
 #include "runtime/bits.hpp"
 
 namespace kfm::offline {
@@ -38,9 +39,6 @@ void validate(const build_options& o) {
     if (o.features == 0) fail("features must be at least 1");
     if (o.kernel.kind == format::kernel::gaussian) {
         if (!(o.kernel.sigma > 0.0) || !std::isfinite(o.kernel.sigma)) fail("gaussian sigma must be positive and finite");
-        if (o.radial_points == 0) fail("--radial-points must be at least 1");
-        if (o.radial_rule != "midpoint" && o.radial_rule != "shifted")
-            fail("radial rule '" + o.radial_rule + "' is not midpoint or shifted");
     } else if (o.kernel.kind == format::kernel::arccos) {
         if (o.kernel.order > 2) fail("arccos order must be 0, 1 or 2");
     } else {
@@ -53,6 +51,7 @@ struct ssf_sizes {
     unsigned m = 0;             // points live on S^{2m-1}
     unsigned n = 0;             // FFT length, a power of two > m
     unsigned log2_n = 0;
+    std::string radial_rule;    // the resolved rule (gaussian): midpoint | shifted | antithetic
     unsigned radial = 1;        // M radial points per point (1 for arc-cosine)
     std::uint32_t points = 0;   // P
     std::uint64_t output_dim = 0;
@@ -71,7 +70,11 @@ ssf_sizes sizes(const build_options& o) {
     if (z.log2_n > max_log2_fft) fail("FFT size above 2^16 (input dimension too large)");
 
     // The output is 2 M P (gaussian cos/sin) or 2 P (arc-cosine with reflections), rounded up.
-    z.radial = o.kernel.kind == format::kernel::gaussian ? o.radial_points : 1;
+    if (o.kernel.kind == format::kernel::gaussian) {
+        const ssf_radial_choice rule = ssf_choose_radial_rule(o.radial_rule, o.radial_points, z.work_dim, o.features, 2ull * z.n);
+        z.radial_rule = rule.rule;
+        z.radial = rule.radial;
+    }
     const std::uint64_t per_point = 2ull * z.radial;
     const std::uint64_t points = (std::uint64_t{o.features} + per_point - 1) / per_point;
     z.output_dim = points * per_point;
@@ -108,7 +111,7 @@ std::vector<bool> block_signs(const build_options& o, const ssf_sizes& z, const 
     return bits;
 }
 
-// The feature stage: its segments and, for the shifted radial rule, the per-point radii.
+// The feature stage: its segments and, for the per-direction radial rules, the per-point radii.
 struct ssf_features {
     std::vector<format::feature_segment> segments;
     std::vector<float> scales;
@@ -122,20 +125,16 @@ ssf_features gaussian_features(const build_options& o, const ssf_sizes& z) {
     const unsigned radial = z.radial;
     const float weight = static_cast<float>(1.0 / std::sqrt(double(p) * radial));
     ssf_features f;
-    if (o.radial_rule == "midpoint") {
+    if (z.radial_rule == "midpoint") {
         // u_j = (j + 1/2) / M: one segment per radial point with a scalar scale, no per-point storage.
         for (unsigned j = 0; j < radial; ++j)
             f.segments.push_back(
                 make_segment(format::nonlinearity::cos_sin, 0, p, 2 * j * p, radius((j + 0.5) / radial), weight));
         return f;
     }
-    // Shifted: u_ij = (j + U_i) / M with one U_i per point: unbiased, and points stay independent.
-    rng shift(derive(o.seed, stream_radial_shift));
-    f.scales.resize(std::size_t(radial) * p);
-    for (std::uint32_t i = 0; i < p; ++i) {
-        const double u = shift.uniform_open();
-        for (unsigned j = 0; j < radial; ++j) f.scales[std::size_t(j) * p + i] = radius((j + u) / radial);
-    }
+    const std::vector<double> u = ssf_radial_quantiles(z.radial_rule, p, radial, derive(o.seed, stream_radial_shift));
+    f.scales.resize(u.size());
+    for (std::size_t k = 0; k < u.size(); ++k) f.scales[k] = radius(u[k]);
     format::feature_segment s = make_segment(format::nonlinearity::cos_sin, 0, p, 0, 1.0f, weight);
     s.arg_count = radial * p;  // radial passes over the projections, each with its own scales
     s.scale_index = 0;
@@ -169,7 +168,8 @@ format::map_meta ssf_meta(const build_options& o, const ssf_sizes& z) {
         meta.output_convention = static_cast<std::uint32_t>(format::output_convention::paired_cos_sin);
         meta.kernel_sigma = o.kernel.sigma;
         meta.radial_points = z.radial;
-        if (o.radial_rule == "shifted") meta.method_flags = format::method_flag_ssf_shifted_radii;
+        if (z.radial_rule == "shifted") meta.method_flags = format::method_flag_ssf_shifted_radii;
+        if (z.radial_rule == "antithetic") meta.method_flags = format::method_flag_ssf_antithetic_radii;
     } else {
         meta.output_convention = static_cast<std::uint32_t>(format::output_convention::real);
         meta.kernel_order = o.kernel.order;

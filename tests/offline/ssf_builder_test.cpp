@@ -118,7 +118,7 @@ TEST_CASE("ssf rejects impossible options with std::invalid_argument") {
     bad([](build_options& o) { o.input_dim = 0; });
     bad([](build_options& o) { o.features = 0; });
     bad([](build_options& o) { o.kernel.sigma = 0.0; });
-    bad([](build_options& o) { o.radial_points = 0; });
+    bad([](build_options& o) { o.radial_rule = "antithetic", o.radial_points = 1; });
     bad([](build_options& o) { o.radial_rule = "trapezoid"; });
     bad([](build_options& o) { o.fft_size = 24; });  // not a power of two
     bad([](build_options& o) { o.fft_size = 8; });   // not above m = 8
