@@ -130,8 +130,8 @@ def test_errors_are_value_errors_with_the_reason(tmp_path):
         m.transform(bad)
     with pytest.raises(ValueError, match="2-D"):
         m.transform(np.zeros(4))
-    with pytest.raises(ValueError, match="radial_points"):
-        kfm.FeatureMap("ssf", "gaussian", 4, 16, radial_points=0)
+    with pytest.raises(ValueError, match="radial_points >= 2"):
+        kfm.FeatureMap("ssf", "gaussian", 4, 16, radial_rule="antithetic", radial_points=1)
     with pytest.raises(ValueError, match="unknown method"):
         kfm.FeatureMap("nope", "gaussian", 4, 16)
     data = bytearray(m.to_bytes())

@@ -101,7 +101,7 @@ def test_bad_parameters_are_value_errors():
     x = data()
     for bad in (dict(gamma=-1.0), dict(gamma="wide"), dict(n_components=0), dict(method="nope"),
                 dict(kernel="nope"), dict(kernel="delta-gaussian"), dict(random_state=-3),
-                dict(radial_points=0)):
+                dict(radial_rule="nonsense")):
         with pytest.raises(ValueError):
             RandomFeatures(**bad).fit(x)
 
