@@ -1,5 +1,6 @@
 """scikit-learn estimators: `RandomFeatures`, a drop-in for `RBFSampler` with every kfm method, and
 `export`, which writes a fitted Pipeline (scaler, RandomFeatures, linear model) as a device model file."""
+import inspect
 import numbers
 
 import numpy as np
@@ -172,3 +173,30 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
 
     def _more_tags(self):
         return {"preserves_dtype": [np.float64, np.float32]}
+
+
+def _named_sampler(name, method, summary):
+    """RandomFeatures with another default method: the same parameters (method included), so get_params,
+    clone and scikit-learn's checks see an ordinary estimator."""
+    signature = inspect.signature(RandomFeatures.__init__)
+    parameters = [p.replace(default=method) if p.name == "method" else p for p in signature.parameters.values()]
+
+    def __init__(self, *args, **params):
+        bound = __init__.__signature__.bind(self, *args, **params)
+        bound.apply_defaults()
+        arguments = dict(bound.arguments)
+        del arguments["self"]
+        RandomFeatures.__init__(self, **arguments)
+
+    __init__.__signature__ = signature.replace(parameters=parameters)
+    doc = f"{summary}\n\n    RandomFeatures with method={method!r} by default; the parameters are RandomFeatures'.\n"
+    return type(name, (RandomFeatures,), {"__init__": __init__, "__doc__": doc, "__module__": __name__})
+
+
+SSFSampler = _named_sampler("SSFSampler", "ssf", "Spherical structured features: one FFT per input.")
+QuadratureSampler = _named_sampler("QuadratureSampler", "quadrature",
+                                   "SR(3,3) quadrature features with butterfly rotations.")
+SORFSampler = _named_sampler("SORFSampler", "sorf", "Structured orthogonal random features (HD1 HD2 HD3).")
+ORFSampler = _named_sampler("ORFSampler", "orf", "Orthogonal random features.")
+RFFSampler = _named_sampler("RFFSampler", "rff", "Random Fourier features (cos/sin pairs), as RBFSampler.")
+__all__ += ["SSFSampler", "QuadratureSampler", "SORFSampler", "ORFSampler", "RFFSampler"]

@@ -15,7 +15,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import kfm
-from kfm.sklearn import RandomFeatures
+from kfm.sklearn import QuadratureSampler, RandomFeatures, SSFSampler
 
 # Every check of sklearn.utils.estimator_checks (scikit-learn 1.2) applies and passes for every
 # configuration below; none is skipped or expected to fail.
@@ -26,7 +26,8 @@ CONFIGURATIONS = (
        for m in ("srf", "gorf", "grff", "maclaurin", "tensorsketch")]
     + [RandomFeatures(method="gorf", kernel="delta-gaussian", mixture_weights=[1.0, -0.5],
                       mixture_sigmas=[1.0, 2.0], random_state=0),
-       RandomFeatures(gamma="scale", random_state=0), RandomFeatures(gamma="median", random_state=0)]
+       RandomFeatures(gamma="scale", random_state=0), RandomFeatures(gamma="median", random_state=0),
+       SSFSampler(random_state=0), QuadratureSampler(n_components=64, random_state=0)]
 )
 
 
@@ -118,3 +119,15 @@ def test_in_a_pipeline_like_rbf_sampler():
     # Same kernel, same D: the held-out accuracies differ by at most a few test points' worth of noise.
     assert ours.score(x[test], y[test]) >= theirs.score(x[test], y[test]) - 0.05
     assert ours.score(x[test], y[test]) > 0.8
+
+
+def test_named_samplers_are_random_features_with_another_default_method():
+    x = data()
+    named = SSFSampler(n_components=64, gamma=0.2, random_state=3)
+    assert named.get_params()["method"] == "ssf" and QuadratureSampler().method == "quadrature"
+    general = RandomFeatures(method="ssf", n_components=64, gamma=0.2, random_state=3)
+    np.testing.assert_array_equal(named.fit(x).transform(x), general.fit(x).transform(x))
+    assert clone(named).get_params() == named.get_params() and type(clone(named)) is SSFSampler
+    assert SSFSampler(method="rff").fit(x).feature_map_.method == "rff"
+    with pytest.raises(TypeError):
+        SSFSampler(no_such_parameter=1)
