@@ -11,7 +11,10 @@ packages=(
   libxsimd-dev libeigen3-dev libboost-math-dev liblbfgspp-dev   # header-only libraries
   doctest-dev libbenchmark-dev libfftw3-dev   # tests, benchmarks, the FFTW peer in the benchmarks
   g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user      # ARM cross builds run under qemu
+  # kfm_bench for ARM links the target's Google Benchmark and FFTW (Debian multiarch, foreign_archs below)
+  libbenchmark-dev:arm64 libbenchmark-dev:armhf libfftw3-dev:arm64 libfftw3-dev:armhf
 )
+foreign_archs=(arm64 armhf)
 for arg in "$@"; do
   case "$arg" in
     --with-python) packages+=(python3-numpy python3-sklearn libopenblas0-pthread) ;;   # OpenBLAS: sklearn speed
@@ -20,9 +23,15 @@ for arg in "$@"; do
   esac
 done
 
+# A name without :arch means the native (or arch: all) package; with foreign architectures added,
+# dpkg-query lists one line per installed architecture of a multiarch package.
+native_arch=$(dpkg --print-architecture)
 missing=()
 for p in "${packages[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
+  arch=$native_arch
+  [[ "$p" != *:* ]] || arch=${p#*:}
+  if ! dpkg-query -W -f='${Architecture} ${Status}\n' "$p" 2>/dev/null \
+       | grep -qE "^($arch|all) install ok installed$"; then
     missing+=("$p")
   fi
 done
@@ -37,6 +46,11 @@ if [ "$(id -u)" -ne 0 ]; then
   command -v sudo >/dev/null || { echo "install-deps.sh: error: not root and no sudo to install: ${missing[*]}" >&2; exit 1; }
   sudo=(sudo)
 fi
+for a in "${foreign_archs[@]}"; do
+  dpkg --print-foreign-architectures | grep -qx "$a" || "${sudo[@]}" dpkg --add-architecture "$a"
+done
 echo "install-deps: installing ${missing[*]}"
-"${sudo[@]}" apt-get update
+# A mirror caught mid-sync fails one index (seen: bookworm-security armhf); the install below still
+# fails clearly if a needed package is then unknown.
+"${sudo[@]}" apt-get update || echo "install-deps: warning: apt-get update reported errors" >&2
 "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
