@@ -40,3 +40,29 @@ if(NOT KFM_RUNTIME_ONLY)
   kfm_header_dependency(kfm_dep_doctest doctest/doctest.h doctest)
   install(TARGETS kfm_dep_eigen kfm_dep_boost kfm_dep_lbfgspp EXPORT kfmTargets)
 endif()
+
+# kfm_bench's compiled peers for a cross build: Google Benchmark and FFTW3f of the target architecture
+# from Debian multiarch (libbenchmark-dev:arm64 / :armhf, libfftw3-dev:arm64 / :armhf; headers in
+# /usr/include, libraries in /usr/lib/<multiarch>), both outside the toolchain's root. Their headers get
+# the symlink directory above. FFTW is linked statically; Debian ships Google Benchmark as a shared
+# library only, which qemu's loader finds in /usr/lib/<multiarch> (a board needs it installed).
+# Defines kfm_dep_bench_peers and sets KFM_CROSS_BENCH_FOUND.
+function(kfm_cross_bench_dependencies)
+  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-multiarch OUTPUT_VARIABLE multiarch
+                  OUTPUT_STRIP_TRAILING_WHITESPACE)
+  set(libdir /usr/lib/${multiarch})
+  find_library(KFM_CROSS_BENCHMARK_LIB benchmark PATHS ${libdir} NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
+  find_library(KFM_CROSS_FFTW3F_LIB libfftw3f.a PATHS ${libdir} NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
+  if(NOT KFM_CROSS_BENCHMARK_LIB OR NOT KFM_CROSS_FFTW3F_LIB)
+    # scripts/install-deps.sh installs these best-effort (a mirror may lack them): build without the bench.
+    message(WARNING "kfm: kfm_bench for ${multiarch} left out: it needs libbenchmark and libfftw3f.a in "
+                    "${libdir} (libbenchmark-dev:<arch>, libfftw3-dev:<arch>; scripts/install-deps.sh)")
+    set(KFM_CROSS_BENCH_FOUND OFF PARENT_SCOPE)
+    return()
+  endif()
+  set(KFM_CROSS_BENCH_FOUND ON PARENT_SCOPE)
+  kfm_header_dependency(kfm_dep_bench_headers benchmark/benchmark.h benchmark fftw3.h)
+  add_library(kfm_dep_bench_peers INTERFACE)
+  target_link_libraries(kfm_dep_bench_peers INTERFACE kfm_dep_bench_headers ${KFM_CROSS_BENCHMARK_LIB}
+                        ${KFM_CROSS_FFTW3F_LIB} Threads::Threads)
+endfunction()
