@@ -14,7 +14,7 @@ packages=(
 )
 for arg in "$@"; do
   case "$arg" in
-    --with-python) packages+=(python3-numpy python3-sklearn libopenblas0-pthread) ;;   # OpenBLAS: sklearn speed
+    --with-python) packages+=(python3-numpy python3-sklearn python3-matplotlib libopenblas0-pthread) ;;   # OpenBLAS: sklearn speed
     -h|--help) sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-deps.sh: error: unknown argument '$arg'" >&2; exit 2 ;;
   esac
