@@ -122,7 +122,8 @@ def ns_per_vector(feature_map, batch, repeats):
 
 def sweep(X, methods=DEFAULT_METHODS, kernel="gaussian", features=None, seeds=10, samples=550, sample_seed=0,
           repeats=5, timing=True, progress=None, **kernel_options):
-    """Error over map seeds 1..seeds (and, with timing, ns per vector) for each method and requested D.
+    """Error over map seeds 1..seeds (and, with timing, ns per vector) for each method and requested D
+    (a D that the method rounds to an output_dim already swept is skipped).
 
     X: (n, d) data; features: the requested D values (default d x 1, 2, 4, 8, 16); kernel_options: the
     kernel's build options (sigma=... for gaussian, order=... for arccos). Returns {method: Curve}.
@@ -141,12 +142,16 @@ def sweep(X, methods=DEFAULT_METHODS, kernel="gaussian", features=None, seeds=10
             row, dim = [], None
             for seed in range(1, seeds + 1):
                 fm = FeatureMap(method, kernel, d, D, seed=seed, **kernel_options)
+                if fm.output_dim in dims:  # a method with a coarse granularity rounded D to a point already done
+                    break
                 if K is None:
                     K = fm.exact_kernel(Xs, Ys)
                 row.append(relative_error(K, fm.kernel_matrix(Xs, Ys, n_jobs=1)))
                 dim = fm.output_dim
                 if timing and seed == 1:
                     times.append(ns_per_vector(fm, Xs, repeats))
+            if not row:
+                continue
             dims.append(dim)
             errors.append(row)
             if progress is not None:
@@ -157,6 +162,7 @@ def sweep(X, methods=DEFAULT_METHODS, kernel="gaussian", features=None, seeds=10
 
 def _axes(title, ylabel):
     import matplotlib
+    import matplotlib.ticker
 
     matplotlib.use("Agg")  # files only, no display
     import matplotlib.pyplot as plt
@@ -168,6 +174,10 @@ def _axes(title, ylabel):
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
+    # Label the 2s and 5s between powers of ten too: a curve often spans less than one decade.
+    nice = matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}" if f"{v:.0e}"[0] in "125" else "")
+    ax.yaxis.set_major_formatter(nice)
+    ax.yaxis.set_minor_formatter(nice)
     return plt, fig, ax
 
 
