@@ -54,6 +54,9 @@ def test_sweep_varies_the_map_and_reports_real_dims_and_times(data):
         for i, D in enumerate([8, 32]):
             assert curve.output_dims[i] == FeatureMap(method, "gaussian", 8, D, sigma=sigma).output_dim
         assert curve.ns_per_vector.shape == (2,) and np.all(curve.ns_per_vector > 0)
+    # Quadrature's granularity 2(d + 1) + 1 = 19 rounds both 8 and 16 up to 19: swept once.
+    rounded = plot.sweep(data, ["quadrature"], features=[8, 16, 32], seeds=2, samples=50, timing=False, sigma=sigma)
+    assert list(rounded["quadrature"].output_dims) == [19, 37]
     # Seed 1's error is the error of the map built with seed 1 on the same fixed samples.
     X, Y = plot.samples_of(data, 100)
     fm = FeatureMap("ssf", "gaussian", 8, 32, seed=1, sigma=sigma)
