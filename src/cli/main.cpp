@@ -48,7 +48,11 @@ const char* const build_help = R"(usage: kfm build --method M --kernel K --input
   -o FILE           output file, written atomically (required)
 
 kernel options:
-  --sigma S         gaussian: exp(-|x-y|^2 / (2 S^2)) (default 1)
+  --sigma S         gaussian: exp(-|x-y|^2 / (2 S^2)) (default 1); S may be computed from data:
+  --sigma median --data X.npy   S = the median distance between rows of X (at most 1000 evenly
+                    spaced rows; the lower median)
+  --sigma scale --data X.npy    S = sqrt(d Var(X) / 2), scikit-learn's gamma='scale' (1 / (d Var));
+                    X must have d = --input-dim columns and finite values; inspect shows the S chosen
   --order b         arccos order 0, 1 or 2 (default 0)
   --arccos-pairs P  arccos with rff | orf | qmc | sorf: reflected (default: D/2 directions w, each
                     giving the pair f(w.x), f(-w.x); lower error) | plain (D directions, one each)
