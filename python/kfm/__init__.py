@@ -12,7 +12,7 @@ import numpy as np
 
 from . import _kfm
 
-__all__ = ["FeatureMap", "Model", "version", "isas"]
+__all__ = ["FeatureMap", "Model", "version", "isas", "median_sigma", "scale_sigma"]
 __version__ = _kfm.version()
 
 
@@ -24,6 +24,18 @@ def version():
 def isas():
     """The ISAs this build and CPU can run, best first (the `isa` argument of FeatureMap and Model)."""
     return _kfm.isa_names()
+
+
+def median_sigma(X):
+    """The median heuristic: the (lower) median distance between rows of X, over at most 1000 evenly
+    spaced rows; what `kfm build --sigma median --data X.npy` uses."""
+    return float(_kfm.median_heuristic_sigma(_rows_float32(X)))
+
+
+def scale_sigma(X):
+    """scikit-learn's gamma='scale' (1 / (n_features X.var())) as a Gaussian sigma = sqrt(1 / (2 gamma));
+    what `kfm build --sigma scale --data X.npy` uses."""
+    return float(_kfm.variance_scale_sigma(_rows_float32(X)))
 
 
 def _option_words(options):

@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 
-from . import FeatureMap, _kfm
+from . import FeatureMap, median_sigma, scale_sigma
 
 DEFAULT_METHODS = ("rff", "orf", "sorf", "qmc", "ssf", "quadrature")
 KERNELS = ("gaussian", "arccos")
@@ -86,9 +86,9 @@ def load_data(path):
 def gaussian_sigma(X, rule):
     """sigma for the Gaussian kernel: a number, or 'median' / 'scale' computed from X by the library."""
     if rule == "median":
-        return float(_kfm.median_heuristic_sigma(X))
+        return median_sigma(X)
     if rule == "scale":
-        return float(_kfm.variance_scale_sigma(X))
+        return scale_sigma(X)
     try:
         sigma = float(rule)
     except ValueError:

@@ -8,7 +8,7 @@ from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, Transfo
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from . import FeatureMap, _kfm
+from . import FeatureMap, median_sigma
 from .export import export
 
 __all__ = ["RandomFeatures", "export"]
@@ -112,7 +112,7 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
                 variance = X.var()
                 return 1.0 / (X.shape[1] * variance) if variance != 0 else 1.0
             if self.gamma == "median":
-                sigma = _kfm.median_heuristic_sigma(np.ascontiguousarray(X, dtype=np.float32))
+                sigma = median_sigma(X)
                 return 1.0 / (2.0 * sigma * sigma)
             raise ValueError(f"gamma must be a positive number, 'scale' or 'median', got {self.gamma!r}")
         if not isinstance(self.gamma, numbers.Real) or not np.isfinite(self.gamma) or self.gamma <= 0:
