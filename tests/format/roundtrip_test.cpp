@@ -89,9 +89,12 @@ TEST_CASE("round trip: every section view equals what was serialised") {
 }
 
 TEST_CASE("bit sections are packed LSB first") {
-    auto map = kfm::offline::build_map(built(fmt::method::ssf, fmt::kernel::gaussian, 6, 32));
+    auto options = built(fmt::method::ssf, fmt::kernel::gaussian, 6, 32);
+    options.radial_rule = "midpoint";  // one radius per direction: 16 sign bits (antithetic radii halve them)
+    auto map = kfm::offline::build_map(options);
     for (auto& s : map.sections) {
         if (s.tag != fmt::tag::signs) continue;
+        REQUIRE(s.count > 8);
         std::vector<bool> bits(s.count, false);
         bits[0] = bits[2] = bits[3] = bits[8] = true;
         s = kfm::offline::make_bits_section(fmt::tag::signs, bits);
