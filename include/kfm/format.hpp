@@ -118,6 +118,9 @@ enum class kernel : std::uint32_t {
     arccos = 2,             // order in map_meta::kernel_order (0, 1, 2)
     polynomial_sphere = 3,  // (1 - |x-y|^2/a^2)^p on unit-norm inputs; p = kernel_order, a = kernel_scale
     delta_gaussian = 4,     // sum_i c_i exp(-|x-y|^2/(2 sigma_i^2)); c, sigma in kernel_params
+    matern = 5,             // Matern(nu, l) of |x-y|; l = kernel_sigma, nu = kernel_scale
+    rational_quadratic = 6, // (1 + |x-y|^2/(2 alpha l^2))^(-alpha); l = kernel_sigma, alpha = kernel_scale
+    laplacian = 7,          // exp(-|x-y|_1 / sigma), the L1 distance; sigma = kernel_sigma
 };
 
 // How x becomes the projection vector t (projection_dim values) before the feature stage.
@@ -176,8 +179,8 @@ struct map_meta {
     std::uint32_t radial_points;     // SSF M, 0 when unused
     std::uint32_t method_flags;      // method-specific option bits (documented per method)
     std::uint32_t reserved_u32[3];   // zero
-    double kernel_sigma;             // gaussian bandwidth
-    double kernel_scale;             // polynomial-sphere a
+    double kernel_sigma;             // gaussian / laplacian bandwidth, matern / rational-quadratic length l
+    double kernel_scale;             // polynomial-sphere a, matern nu, rational-quadratic alpha
     double input_append;             // value appended to x after padding when work_dim > input_dim (TensorSketch sqrt(q)); else 0
     std::uint64_t seed;              // seed the offline tool used
     double reserved_f64[10];         // zero (10 so that the record is the documented 192 bytes)

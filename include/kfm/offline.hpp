@@ -13,12 +13,14 @@ namespace kfm::offline {
 
 struct kernel_spec {
     format::kernel kind = format::kernel::gaussian;
-    double sigma = 1.0;            // gaussian
+    double sigma = 1.0;            // gaussian, laplacian; matern / rational-quadratic length l
     unsigned order = 0;            // arccos b
     unsigned degree = 1;           // polynomial-sphere p
     double scale = 2.0;            // polynomial-sphere a (>= 2)
     std::vector<double> weights;   // delta-gaussian c_i
     std::vector<double> sigmas;    // delta-gaussian sigma_i
+    double nu = 1.5;               // matern nu (0 < nu <= 100)
+    double alpha = 1.0;            // rational-quadratic alpha
 };
 
 struct build_options {

@@ -36,17 +36,26 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
     Parameters
     ----------
     method : str, default="ssf"
-        rff, rff-phase, orf, qmc, sorf, ssf, quadrature (gaussian, arccos); srf, gorf, grff, maclaurin,
+        rff, rff-phase, orf, qmc, sorf, ssf, quadrature (gaussian, arccos); rff, rff-phase, orf, qmc,
+        sorf (matern, rational-quadratic); rff, rff-phase, qmc (laplacian); srf, gorf, grff, maclaurin,
         tensorsketch (polynomial-sphere); gorf, grff (delta-gaussian). See docs/choosing.md.
     kernel : str, default="gaussian"
-        gaussian (alias "rbf"), arccos, polynomial-sphere, delta-gaussian.
+        gaussian (alias "rbf"), matern, rational-quadratic, laplacian, arccos, polynomial-sphere,
+        delta-gaussian (docs/kernels.md).
     n_components : int, default=100
         Requested number of features D; methods with a natural granularity round it
         (`n_components_` is the real number).
     gamma : float, "scale" or "median", default=1.0
         Gaussian kernel exp(-gamma ||x - y||^2), as RBFSampler. "scale": 1 / (n_features * X.var()), as
         scikit-learn; "median": sigma = the median distance between rows of X (gamma = 1 / (2 sigma^2)).
-        Used by the gaussian kernel only.
+        Used by the gaussian kernel, by matern and rational-quadratic as their length
+        l = sqrt(1 / (2 gamma)) (so that they tend to the gaussian of the same gamma as nu, rq_alpha grow),
+        and by laplacian as exp(-gamma ||x - y||_1), as scikit-learn's laplacian_kernel.
+    nu : float, default=1.5
+        Matérn smoothness (0 < nu <= 100), as scikit-learn's Matern; used by kernel="matern" only.
+    rq_alpha : float, default=1.0
+        Rational-quadratic alpha > 0, as scikit-learn's RationalQuadratic; used by
+        kernel="rational-quadratic" only.
     order : int, default=0
         Arc-cosine kernel order (0, 1 or 2).
     degree : int, default=1
@@ -70,18 +79,20 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
     n_components_ : int
         The number of features transform outputs.
     gamma_ : float or None
-        The Gaussian gamma used (None for other kernels).
+        The gamma used (None for the kernels that have none).
     n_features_in_ : int
     """
 
-    def __init__(self, method="ssf", kernel="gaussian", n_components=100, gamma=1.0, order=0, degree=1,
-                 poly_scale=2.0, mixture_weights=None, mixture_sigmas=None, radial_points=None,
+    def __init__(self, method="ssf", kernel="gaussian", n_components=100, gamma=1.0, nu=1.5, rq_alpha=1.0,
+                 order=0, degree=1, poly_scale=2.0, mixture_weights=None, mixture_sigmas=None, radial_points=None,
                  radial_rule=None, sweeps=None, fft_size=None, resample_radii=None, haar_rotations=None,
                  spectral=None, directions=None, arccos_pairs=None, random_state=None, n_jobs=None):
         self.method = method
         self.kernel = kernel
         self.n_components = n_components
         self.gamma = gamma
+        self.nu = nu
+        self.rq_alpha = rq_alpha
         self.order = order
         self.degree = degree
         self.poly_scale = poly_scale
@@ -120,9 +131,17 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         return float(self.gamma)
 
     def _kernel_options(self, kernel, X):
-        if kernel == "gaussian":
+        if kernel in ("gaussian", "matern", "rational-quadratic"):
             self.gamma_ = self._gamma(X)
-            return {"sigma": float(np.sqrt(0.5 / self.gamma_))}
+            options = {"sigma": float(np.sqrt(0.5 / self.gamma_))}
+            if kernel == "matern":
+                options["nu"] = self.nu
+            if kernel == "rational-quadratic":
+                options["alpha"] = self.rq_alpha
+            return options
+        if kernel == "laplacian":
+            self.gamma_ = self._gamma(X)
+            return {"sigma": 1.0 / self.gamma_}
         self.gamma_ = None
         if kernel == "arccos":
             return {"order": self.order}

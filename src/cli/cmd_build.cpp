@@ -1,4 +1,5 @@
 // `kfm build`: parse the method, kernel and options, build the map offline, verify and write it atomically.
+#include <algorithm>
 #include <cstdio>
 
 #include "cli/cli.hpp"
@@ -12,23 +13,31 @@ namespace {
 // Kernel options that only make sense for one kernel: giving them to another is a mistake worth
 // reporting rather than silently ignoring.
 void reject_foreign_kernel_options(const arguments& args, format::kernel kernel) {
+    using k = format::kernel;
     struct owned {
         const char* option;
-        format::kernel kernel;
+        std::vector<format::kernel> kernels;
     };
     const owned table[] = {
-        {"--sigma", format::kernel::gaussian},
-        {"--order", format::kernel::arccos},
-        {"--arccos-pairs", format::kernel::arccos},
-        {"--degree", format::kernel::polynomial_sphere},
-        {"--scale", format::kernel::polynomial_sphere},
-        {"--weights", format::kernel::delta_gaussian},
-        {"--sigmas", format::kernel::delta_gaussian},
+        {"--sigma", {k::gaussian, k::matern, k::rational_quadratic, k::laplacian}},
+        {"--order", {k::arccos}},
+        {"--arccos-pairs", {k::arccos}},
+        {"--degree", {k::polynomial_sphere}},
+        {"--scale", {k::polynomial_sphere}},
+        {"--weights", {k::delta_gaussian}},
+        {"--sigmas", {k::delta_gaussian}},
+        {"--nu", {k::matern}},
+        {"--alpha", {k::rational_quadratic}},
     };
-    for (const auto& o : table)
-        if (args.has(o.option) && o.kernel != kernel)
-            usage_error(std::string("option ") + o.option + " does not apply to kernel " +
-                        offline::kernel_name(kernel) + " (it belongs to " + offline::kernel_name(o.kernel) + ")");
+    for (const auto& o : table) {
+        if (!args.has(o.option) || std::find(o.kernels.begin(), o.kernels.end(), kernel) != o.kernels.end())
+            continue;
+        std::string owners;
+        for (std::size_t i = 0; i < o.kernels.size(); ++i)
+            owners += (i == 0 ? "" : ", ") + std::string(offline::kernel_name(o.kernels[i]));
+        usage_error(std::string("option ") + o.option + " does not apply to kernel " + offline::kernel_name(kernel) +
+                    " (it belongs to " + owners + ")");
+    }
 }
 
 // --sigma S, or a data-driven bandwidth from --data X.npy: "median" (the median distance between
@@ -62,7 +71,7 @@ const std::vector<option_spec>& build_option_specs() {
         {"--radial-points", true}, {"--radial-rule", true}, {"--sweeps", true},
         {"--fft-size", true},      {"--resample-radii", false}, {"--spectral", true},
         {"--directions", true},    {"--progress", false},   {"--haar-rotations", false},
-        {"--arccos-pairs", true}};
+        {"--arccos-pairs", true},  {"--nu", true},         {"--alpha", true}};
     return specs;
 }
 
@@ -89,6 +98,14 @@ offline::build_options build_options_from(const arguments& args, std::string* si
     if (options.kernel.kind == format::kernel::delta_gaussian &&
         (options.kernel.weights.empty() || options.kernel.weights.size() != options.kernel.sigmas.size()))
         usage_error("kernel delta-gaussian needs --weights and --sigmas with the same number of values");
+    if (options.kernel.kind == format::kernel::matern) {
+        if (!args.has("--nu")) usage_error("kernel matern needs --nu NU (e.g. 0.5, 1.5 or 2.5)");
+        options.kernel.nu = args.real("--nu", options.kernel.nu);
+    }
+    if (options.kernel.kind == format::kernel::rational_quadratic) {
+        if (!args.has("--alpha")) usage_error("kernel rational-quadratic needs --alpha A");
+        options.kernel.alpha = args.real("--alpha", options.kernel.alpha);
+    }
 
     options.radial_points = args.u32("--radial-points", options.radial_points);
     options.radial_rule = args.value_or("--radial-rule", options.radial_rule);

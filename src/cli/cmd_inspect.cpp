@@ -25,6 +25,15 @@ kernel_parameters describe_kernel(const kfm::map& v) {
             return {"degree " + std::to_string(m.kernel_order) + ", scale " + json_number(m.kernel_scale),
                     "{\"degree\": " + std::to_string(m.kernel_order) + ", \"scale\": " + json_number(m.kernel_scale) +
                         "}"};
+        case format::kernel::matern:
+            return {"length " + json_number(m.kernel_sigma) + ", nu " + json_number(m.kernel_scale),
+                    "{\"length\": " + json_number(m.kernel_sigma) + ", \"nu\": " + json_number(m.kernel_scale) + "}"};
+        case format::kernel::rational_quadratic:
+            return {"length " + json_number(m.kernel_sigma) + ", alpha " + json_number(m.kernel_scale),
+                    "{\"length\": " + json_number(m.kernel_sigma) + ", \"alpha\": " + json_number(m.kernel_scale) +
+                        "}"};
+        case format::kernel::laplacian:
+            return {"sigma " + json_number(m.kernel_sigma), "{\"sigma\": " + json_number(m.kernel_sigma) + "}"};
         case format::kernel::delta_gaussian: {
             const std::vector<double> w(kfm::detail::state_of(v)->kernel_params, kfm::detail::state_of(v)->kernel_params + m.mixture_count);
             const std::vector<double> s(kfm::detail::state_of(v)->kernel_params + m.mixture_count, kfm::detail::state_of(v)->kernel_params + 2 * m.mixture_count);

@@ -40,7 +40,9 @@ const char* const build_help = R"(usage: kfm build --method M --kernel K --input
 
   --method M        rff | rff-phase | orf | ssf | quadrature | sorf | qmc | srf | gorf | grff |
                     maclaurin | tensorsketch (a method not built into this kfm reports "not available")
-  --kernel K        gaussian | arccos | polynomial-sphere | delta-gaussian
+  --kernel K        gaussian | arccos | polynomial-sphere | delta-gaussian | matern |
+                    rational-quadratic | laplacian (matern and rational-quadratic: rff, rff-phase,
+                    orf, qmc, sorf; laplacian: rff, rff-phase, qmc)
   --input-dim d     input dimension
   --features D      requested output dimension; a method with a natural granularity rounds it
                     ('kfm inspect' reports the real output_dim)
@@ -48,11 +50,15 @@ const char* const build_help = R"(usage: kfm build --method M --kernel K --input
   -o FILE           output file, written atomically (required)
 
 kernel options:
-  --sigma S         gaussian: exp(-|x-y|^2 / (2 S^2)) (default 1); S may be computed from data:
+  --sigma S         gaussian: exp(-|x-y|^2 / (2 S^2)) (default 1); matern, rational-quadratic: the
+                    length l; laplacian: exp(-|x-y|_1 / S), the L1 distance. S may be computed from data:
   --sigma median --data X.npy   S = the median distance between rows of X (at most 1000 evenly
                     spaced rows; the lower median)
   --sigma scale --data X.npy    S = sqrt(d Var(X) / 2), scikit-learn's gamma='scale' (1 / (d Var));
                     X must have d = --input-dim columns and finite values; inspect shows the S chosen
+  --nu NU           matern smoothness, 0 < NU <= 100 (required): NU = 0.5 is exp(-r/l),
+                    1.5 is (1 + sqrt(3) r/l) exp(-sqrt(3) r/l), r = |x-y|
+  --alpha A         rational-quadratic A > 0 (required): (1 + |x-y|^2 / (2 A l^2))^(-A)
   --order b         arccos order 0, 1 or 2 (default 0)
   --arccos-pairs P  arccos with rff | orf | qmc | sorf: reflected (default: D/2 directions w, each
                     giving the pair f(w.x), f(-w.x); lower error) | plain (D directions, one each)

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "offline/builders.hpp"
+#include "offline/fourier_kernels.hpp"
 
 namespace kfm::offline {
 namespace {
@@ -70,7 +71,10 @@ std::string shortest(double v) {
 // wrong with it (frequencies scale as 1 / sigma, so only a tiny bandwidth overflows them).
 std::string scaling_option(const kernel_spec& k) {
     switch (k.kind) {
-        case format::kernel::gaussian: return "--sigma " + shortest(k.sigma) + " is too small";
+        case format::kernel::gaussian:
+        case format::kernel::matern:
+        case format::kernel::rational_quadratic:
+        case format::kernel::laplacian: return "--sigma " + shortest(k.sigma) + " is too small";
         case format::kernel::delta_gaussian: return "--sigmas: a bandwidth is too small";
         case format::kernel::polynomial_sphere: return "--scale " + shortest(k.scale) + " is out of range";
         default: return "";
@@ -126,6 +130,7 @@ void check_output_contract(const build_options& o, const map_contents& map) {
 }
 
 map_contents build_with_method(const build_options& options) {
+    check_method_supports(options.method, options.kernel.kind);
     switch (options.method) {
         case format::method::rff:
         case format::method::rff_phase:

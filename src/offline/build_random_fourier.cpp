@@ -1,7 +1,9 @@
 // Builder for the dense random-feature baselines: RFF (paired cos/sin), RFF with random phase, and ORF
 // (Haar-orthogonal blocks with chi(d) row norms), for the gaussian and arc-cosine kernels (reflected
-// pairs [f(w.x), f(-w.x)] by default, see build_options::arccos_pairs). All use the dense projection
-// t = W x with radii and 1/sigma folded into W, and one feature segment.
+// pairs [f(w.x), f(-w.x)] by default, see build_options::arccos_pairs), the Matérn and rational-quadratic
+// kernels (each row times its own draw of the kernel's frequency scale) and, for rff / rff-phase, the
+// Laplacian (iid Cauchy entries). All use the dense projection t = W x with radii and 1/sigma folded into
+// W, and one feature segment.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "offline/builders.hpp"
+#include "offline/fourier_kernels.hpp"
 #include "offline/random.hpp"
 #include "offline/spectral_options.hpp"
 
@@ -22,7 +25,7 @@ constexpr std::uint64_t max_outputs = std::uint64_t{1} << 26;
 constexpr std::uint64_t max_parameter_bytes = std::uint64_t{1} << 30;
 
 // Independent substreams of the seed, one per random role, so roles never share draws.
-enum stream : std::uint64_t { stream_directions = 1, stream_norms = 2, stream_phases = 3 };
+enum stream : std::uint64_t { stream_directions = 1, stream_norms = 2, stream_phases = 3, stream_scales = 4 };
 
 void validate(const build_options& o) {
     const char* name = method_name(o.method);
@@ -40,9 +43,16 @@ void validate(const build_options& o) {
                 throw std::invalid_argument(
                     "rff-phase: the arccos kernel has no random-phase form; use rff or orf");
             break;
+        case format::kernel::matern:
+        case format::kernel::rational_quadratic:
+        case format::kernel::laplacian:
+            check_method_supports(o.method, o.kernel.kind);
+            check_fourier_kernel(o.kernel, name);
+            break;
         default:
             throw std::invalid_argument(std::string(name) + ": kernel '" + kernel_name(o.kernel.kind) +
-                                        "' is not supported (gaussian or arccos)");
+                                        "' is not supported (gaussian, matern, rational-quadratic, laplacian or "
+                                        "arccos)");
     }
     if (o.features > max_outputs)
         throw std::invalid_argument(std::string(name) + ": " + std::to_string(o.features) +
@@ -78,6 +88,31 @@ std::vector<double> sample_directions(unsigned rows, unsigned d, bool orthogonal
     return w;
 }
 
+// The rows of W for the kernel: laplacian iid Cauchy(0, 1 / sigma) entries; otherwise the directions
+// above times 1 / sigma (gaussian), a per-row draw of the kernel's frequency scale (matern,
+// rational-quadratic) or 1 (arccos).
+std::vector<double> spectral_rows(const build_options& o, unsigned rows, bool orthogonal) {
+    const unsigned d = o.input_dim;
+    if (o.kernel.kind == format::kernel::laplacian) {
+        std::vector<double> w(static_cast<std::size_t>(rows) * d);
+        rng dirs(derive(o.seed, stream_directions));
+        for (double& v : w) v = standard_cauchy(dirs) / o.kernel.sigma;
+        return w;
+    }
+    std::vector<double> w = sample_directions(rows, d, orthogonal, o.seed);
+    if (o.kernel.kind == format::kernel::arccos) return w;
+    if (o.kernel.kind == format::kernel::gaussian) {
+        for (double& v : w) v *= 1.0 / o.kernel.sigma;
+        return w;
+    }
+    rng scales(derive(o.seed, stream_scales));
+    for (unsigned i = 0; i < rows; ++i) {
+        const double s = frequency_scale(o.kernel, scales);
+        for (unsigned j = 0; j < d; ++j) w[static_cast<std::size_t>(i) * d + j] *= s;
+    }
+    return w;
+}
+
 }  // namespace
 
 map_contents build_random_fourier(const build_options& o) {
@@ -87,7 +122,7 @@ map_contents build_random_fourier(const build_options& o) {
                                     "' is not a dense random-feature baseline");
     validate(o);
     const unsigned d = o.input_dim;
-    const bool gaussian = o.kernel.kind == format::kernel::gaussian;
+    const bool gaussian = fourier_kernel(o.kernel.kind);
     const bool paired = gaussian ? o.method != format::method::rff_phase : reflected_arccos(o, method_name(o.method));
     // Paired cos/sin and reflected arccos pairs need an even D; every other form uses one projection per output.
     const unsigned output_dim = paired ? o.features + (o.features & 1u) : o.features;
@@ -95,10 +130,8 @@ map_contents build_random_fourier(const build_options& o) {
         throw std::invalid_argument(std::string(method_name(o.method)) + ": too many features");
     const unsigned projections = paired ? output_dim / 2 : output_dim;
 
-    std::vector<double> w = sample_directions(projections, d, o.method == format::method::orf, o.seed);
-    const double inv_sigma = gaussian ? 1.0 / o.kernel.sigma : 1.0;
-    std::vector<float> dense(w.size());
-    for (std::size_t i = 0; i < w.size(); ++i) dense[i] = static_cast<float>(w[i] * inv_sigma);
+    const std::vector<double> w = spectral_rows(o, projections, o.method == format::method::orf);
+    std::vector<float> dense(w.begin(), w.end());
 
     const bool random_phase = gaussian && !paired;
     map_contents map;

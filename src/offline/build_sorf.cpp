@@ -1,9 +1,14 @@
 // Builder for SORF (Yu et al. 2016, S-Rademacher): blocks (sqrt(d2)/sigma) H D1 H D2 H D3 on x padded to
 // d2 = 2^ceil(log2 d), stacked and truncated to the projection count; paired cos/sin for the gaussian,
-// Theta_b features for arccos b. Uses the hadamard projection of the runtime.
+// Theta_b features for arccos b. Matérn and rational quadratic: the same unit rows, each with its own
+// radius from the kernel's radial law, chi(d) times a draw of the frequency scale, times sqrt(d2 / d) (a
+// row restricted to the d real coordinates then has unit norm on average), in the per-argument scales
+// section (the paper's fixed sqrt(d2) radius would leave the mixture's scale undrawn). Uses the hadamard
+// projection of the runtime.
 #include <cmath>
 
 #include "offline/builders.hpp"
+#include "offline/fourier_kernels.hpp"
 #include "offline/random.hpp"
 #include "offline/spectral_options.hpp"
 #include "runtime/bits.hpp"
@@ -11,7 +16,7 @@
 namespace kfm::offline {
 
 map_contents build_sorf(const build_options& o) {
-    check_gaussian_or_arccos(o, "sorf");
+    check_fourier_or_arccos(o, "sorf");
     const unsigned d = o.input_dim;
     const bool gaussian = o.kernel.kind == format::kernel::gaussian;
     const std::uint32_t p = projections_for_features(o, "sorf");
@@ -32,11 +37,24 @@ map_contents build_sorf(const build_options& o) {
     m.block_size = d2;
     m.repeats = 3;
 
-    const format::feature_segment seg =
+    format::feature_segment seg =
         one_feature_per_projection_segment(o, p, float(std::sqrt(double(d2)) / (gaussian ? o.kernel.sigma : 1.0)));
+    std::vector<float> radii;
+    if (scale_mixture_kernel(o.kernel.kind) && !gaussian) {
+        rng radial(derive(o.seed, 1));
+        const double row_scale = std::sqrt(double(d2) / d);
+        radii.resize(p);
+        for (float& radius : radii) {
+            const double chi = radial.chi(d);  // drawn before the scale: the order is part of the map
+            radius = float(chi * frequency_scale(o.kernel, radial) * row_scale);
+        }
+        seg.scale = 1.0f;
+        seg.scale_index = 0;
+    }
 
     map.sections.push_back(make_segments_section({seg}));
     map.sections.push_back(make_bits_section(format::tag::signs, signs));
+    if (!radii.empty()) map.sections.push_back(make_f32_section(format::tag::scales, radii));
     return map;
 }
 

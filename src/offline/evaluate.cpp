@@ -21,7 +21,16 @@ kernel_spec kernel_spec_from_map(const kfm::map& map) {
     k.kind = static_cast<format::kernel>(m.kernel);
     switch (k.kind) {
         case format::kernel::gaussian:
+        case format::kernel::laplacian:
             k.sigma = m.kernel_sigma;
+            break;
+        case format::kernel::matern:
+            k.sigma = m.kernel_sigma;
+            k.nu = m.kernel_scale;
+            break;
+        case format::kernel::rational_quadratic:
+            k.sigma = m.kernel_sigma;
+            k.alpha = m.kernel_scale;
             break;
         case format::kernel::arccos:
             k.order = m.kernel_order;

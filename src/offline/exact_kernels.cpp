@@ -7,10 +7,14 @@
 //    GORF) approximate. On the sphere it equals alpha (q + x^.y^)^p; only with a zero input do they differ.
 #include <cmath>
 #include <numbers>
+
+#include <boost/math/policies/policy.hpp>
+#include <boost/math/special_functions/bessel.hpp>
 #include <stdexcept>
 #include <string>
 
 #include "kfm/offline.hpp"
+#include "offline/fourier_kernels.hpp"
 
 namespace kfm::offline {
 
@@ -41,6 +45,11 @@ void validate(const kernel_spec& k) {
             for (double c : k.weights)
                 if (!std::isfinite(c)) throw std::invalid_argument("delta-gaussian weights must be finite");
             for (double s : k.sigmas) require_positive_finite(s, "delta-gaussian sigma");
+            return;
+        case format::kernel::matern:
+        case format::kernel::rational_quadratic:
+        case format::kernel::laplacian:
+            check_fourier_kernel(k, "exact kernel");
             return;
     }
     throw std::invalid_argument("unknown kernel");
@@ -91,6 +100,29 @@ double polynomial_sphere_kernel(const kernel_spec& k, const double* x, const dou
     return std::pow(1.0 - dist2 / (k.scale * k.scale), static_cast<double>(k.degree));
 }
 
+// 2^(1-nu) / Gamma(nu) t^nu K_nu(t), t = sqrt(2 nu) r / l, in logarithms (Gamma(nu) and K_nu(t) overflow
+// for large nu). K_nu(t) overflows a double only for nu > 2 at t < 0.06 (nu <= 100), or for nu <= 2 at
+// t < 1e-150; there the series 1 - t^2/(4(nu-1)) + t^4/(32(nu-1)(nu-2)) (resp. 1) is exact to double.
+double matern_kernel(double nu, double length, double r) {
+    if (r == 0.0) return 1.0;
+    const double t = std::sqrt(2.0 * nu) * r / length;
+    using no_throw = boost::math::policies::policy<boost::math::policies::overflow_error<boost::math::policies::ignore_error>>;
+    const double k = boost::math::cyl_bessel_k(nu, t, no_throw());
+    if (k == 0.0) return 0.0;
+    if (std::isinf(k)) {
+        if (nu <= 2.0) return 1.0;
+        const double t2 = t * t;
+        return 1.0 - t2 / (4.0 * (nu - 1.0)) + t2 * t2 / (32.0 * (nu - 1.0) * (nu - 2.0));
+    }
+    return std::exp((1.0 - nu) * std::numbers::ln2 - std::lgamma(nu) + nu * std::log(t) + std::log(k));
+}
+
+double l1_distance(const double* x, const double* y, unsigned d) {
+    double s = 0.0;
+    for (unsigned i = 0; i < d; ++i) s += std::fabs(x[i] - y[i]);
+    return s;
+}
+
 }  // namespace
 
 double exact_kernel(const kernel_spec& kernel, const double* x, const double* y, unsigned d) {
@@ -109,6 +141,13 @@ double exact_kernel(const kernel_spec& kernel, const double* x, const double* y,
                 sum += kernel.weights[i] * std::exp(-r2 / (2.0 * kernel.sigmas[i] * kernel.sigmas[i]));
             return sum;
         }
+        case format::kernel::matern:
+            return matern_kernel(kernel.nu, kernel.sigma, std::sqrt(squared_distance(x, y, d)));
+        case format::kernel::rational_quadratic:
+            return std::pow(1.0 + squared_distance(x, y, d) / (2.0 * kernel.alpha * kernel.sigma * kernel.sigma),
+                            -kernel.alpha);
+        case format::kernel::laplacian:
+            return std::exp(-l1_distance(x, y, d) / kernel.sigma);
     }
     throw std::invalid_argument("unknown kernel");
 }

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "offline/fourier_kernels.hpp"
+
 namespace kfm::offline {
 
 void check_gaussian_or_arccos(const build_options& o, const char* method) {
@@ -24,6 +26,16 @@ void check_gaussian_or_arccos(const build_options& o, const char* method) {
     }
 }
 
+void check_fourier_or_arccos(const build_options& o, const char* method) {
+    if (o.kernel.kind == format::kernel::gaussian || !fourier_kernel(o.kernel.kind))
+        return check_gaussian_or_arccos(o, method);
+    const std::string m(method);
+    if (o.input_dim == 0) throw std::invalid_argument(m + ": input dimension must be at least 1");
+    if (o.features == 0) throw std::invalid_argument(m + ": feature count must be at least 1");
+    check_method_supports(o.method, o.kernel.kind);
+    check_fourier_kernel(o.kernel, m);
+}
+
 bool reflected_arccos(const build_options& o, const char* method) {
     if (o.arccos_pairs != "reflected" && o.arccos_pairs != "plain")
         throw std::invalid_argument(std::string(method) + ": unknown arccos pairs '" + o.arccos_pairs +
@@ -34,7 +46,7 @@ bool reflected_arccos(const build_options& o, const char* method) {
 std::uint32_t projections_for_features(const build_options& o, const char* method) {
     if (o.features > (1u << 26))
         throw std::invalid_argument(std::string(method) + ": too many features (more than 2^26 outputs)");
-    if (o.kernel.kind == format::kernel::gaussian) return std::max(1u, o.features / 2);
+    if (fourier_kernel(o.kernel.kind)) return std::max(1u, o.features / 2);
     if (reflected_arccos(o, method)) return (o.features + 1) / 2;
     return o.features;
 }
@@ -51,7 +63,7 @@ format::nonlinearity arccos_nonlinearity(unsigned order) {
 
 namespace {
 std::uint32_t outputs(const build_options& o, std::uint32_t p, bool random_phase) {
-    const bool two_per_projection = o.kernel.kind == format::kernel::gaussian ? !random_phase
+    const bool two_per_projection = fourier_kernel(o.kernel.kind) ? !random_phase
                                                                               : reflected_arccos(o, "build");
     return two_per_projection ? 2 * p : p;
 }
@@ -59,7 +71,7 @@ std::uint32_t outputs(const build_options& o, std::uint32_t p, bool random_phase
 
 format::map_meta one_feature_per_projection_meta(const build_options& o, format::projection kind,
                                                  std::uint32_t work_dim, std::uint32_t p, bool random_phase) {
-    const bool gaussian = o.kernel.kind == format::kernel::gaussian;
+    const bool gaussian = fourier_kernel(o.kernel.kind);
     format::map_meta m{};
     m.method = static_cast<std::uint32_t>(o.method);
     m.kernel = static_cast<std::uint32_t>(o.kernel.kind);
@@ -73,13 +85,15 @@ format::map_meta one_feature_per_projection_meta(const build_options& o, format:
                   : random_phase ? format::output_convention::cos_phase : format::output_convention::paired_cos_sin);
     m.kernel_order = gaussian ? 0 : o.kernel.order;
     m.kernel_sigma = gaussian ? o.kernel.sigma : 0.0;
+    if (o.kernel.kind == format::kernel::matern) m.kernel_scale = o.kernel.nu;
+    if (o.kernel.kind == format::kernel::rational_quadratic) m.kernel_scale = o.kernel.alpha;
     m.seed = o.seed;
     return m;
 }
 
 format::feature_segment one_feature_per_projection_segment(const build_options& o, std::uint32_t p, float scale,
                                                            bool random_phase) {
-    const bool gaussian = o.kernel.kind == format::kernel::gaussian;
+    const bool gaussian = fourier_kernel(o.kernel.kind);
     const format::nonlinearity kind = !gaussian      ? arccos_nonlinearity(o.kernel.order)
                                       : random_phase ? format::nonlinearity::cos_phase
                                                      : format::nonlinearity::cos_sin;

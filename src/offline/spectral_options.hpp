@@ -11,6 +11,11 @@ namespace kfm::offline {
 // kernel is gaussian with finite sigma > 0 or arccos of order 0, 1 or 2.
 void check_gaussian_or_arccos(const build_options& o, const char* method);
 
+// check_gaussian_or_arccos, also accepting the other kernels with a spectral law (fourier_kernels.hpp)
+// that `method` supports. Below, "the gaussian" stands for all of these kernels: they share its cos/sin
+// features and record their length in kernel_sigma (and matern nu / rational-quadratic alpha in kernel_scale).
+void check_fourier_or_arccos(const build_options& o, const char* method);
+
 // Whether an arccos map of rff / orf / qmc / sorf writes reflected pairs [f(w.x), f(-w.x)]
 // (o.arccos_pairs "reflected", the default) rather than one feature per direction ("plain"). False for
 // the gaussian. Throws std::invalid_argument (prefixed by `method`) for another arccos_pairs value.

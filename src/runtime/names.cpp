@@ -37,6 +37,9 @@ constexpr name_entry<format::kernel> kernel_names[] = {
     {format::kernel::arccos, "arccos"},
     {format::kernel::polynomial_sphere, "polynomial-sphere"},
     {format::kernel::delta_gaussian, "delta-gaussian"},
+    {format::kernel::matern, "matern"},
+    {format::kernel::rational_quadratic, "rational-quadratic"},
+    {format::kernel::laplacian, "laplacian"},
 };
 
 constexpr name_entry<format::projection> projection_names[] = {

@@ -37,6 +37,13 @@ status check_kernel(const map_state& v) {
         case fmt::kernel::delta_gaussian:
             if (m.mixture_count == 0) return status::bad_meta;
             break;
+        case fmt::kernel::matern:              // length l and nu
+        case fmt::kernel::rational_quadratic:  // length l and alpha
+            if (!(m.kernel_sigma > 0.0) || !(m.kernel_scale > 0.0)) return status::bad_parameter_value;
+            break;
+        case fmt::kernel::laplacian:
+            if (!(m.kernel_sigma > 0.0)) return status::bad_parameter_value;
+            break;
         default: return status::unknown_kernel;
     }
     // kernel_params holds mixture_count weights then mixture_count sigmas (and nothing otherwise).
@@ -53,7 +60,7 @@ status check_meta(const map_state& v) {
     const fmt::map_meta& m = *v.meta;
     if (m.method < 1 || m.method > static_cast<std::uint32_t>(fmt::method::tensorsketch))
         return status::unknown_method;
-    if (m.kernel < 1 || m.kernel > static_cast<std::uint32_t>(fmt::kernel::delta_gaussian))
+    if (m.kernel < 1 || m.kernel > static_cast<std::uint32_t>(fmt::kernel::laplacian))
         return status::unknown_kernel;
     if (projection_ops_for(m.projection) == nullptr) return status::unknown_projection;
     if ((m.flags & ~fmt::meta_flags_known) != 0) return status::bad_meta;

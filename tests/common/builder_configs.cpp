@@ -38,6 +38,15 @@ offline::kernel_spec delta_gaussian() {
     return k;
 }
 
+offline::kernel_spec shift_invariant(fmt::kernel kind) {
+    offline::kernel_spec k;
+    k.kind = kind;
+    k.sigma = 1.5;
+    k.nu = 1.5;
+    k.alpha = 0.75;
+    return k;
+}
+
 }  // namespace
 
 std::vector<builder_config> builder_configs(unsigned d, unsigned features) {
@@ -68,6 +77,12 @@ std::vector<builder_config> builder_configs(unsigned d, unsigned features) {
         add(fmt::method::gorf, polynomial(3), "", directions);
         add(fmt::method::gorf, delta_gaussian(), "", directions);
     }
+    for (auto m : {fmt::method::rff, fmt::method::rff_phase, fmt::method::orf, fmt::method::qmc, fmt::method::sorf}) {
+        add(m, shift_invariant(fmt::kernel::matern), "nu1.5");
+        add(m, shift_invariant(fmt::kernel::rational_quadratic), "alpha0.75");
+    }
+    for (auto m : {fmt::method::rff, fmt::method::rff_phase, fmt::method::qmc})
+        add(m, shift_invariant(fmt::kernel::laplacian));
     add(fmt::method::grff, polynomial(3));
     add(fmt::method::maclaurin, polynomial(3));
     add(fmt::method::tensorsketch, polynomial(3));

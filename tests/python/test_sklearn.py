@@ -27,7 +27,9 @@ CONFIGURATIONS = (
     + [RandomFeatures(method="gorf", kernel="delta-gaussian", mixture_weights=[1.0, -0.5],
                       mixture_sigmas=[1.0, 2.0], random_state=0),
        RandomFeatures(gamma="scale", random_state=0), RandomFeatures(gamma="median", random_state=0),
-       SSFSampler(random_state=0), QuadratureSampler(n_components=64, random_state=0)]
+       SSFSampler(random_state=0), QuadratureSampler(n_components=64, random_state=0),
+       RandomFeatures(method="orf", kernel="matern", nu=2.5, random_state=0),
+       RandomFeatures(method="qmc", kernel="laplacian", gamma=0.5, random_state=0)]
 )
 
 
