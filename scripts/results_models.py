@@ -208,21 +208,27 @@ def main():
     parser.add_argument("--kfm", default=os.path.join(ROOT, "build", "release", "kfm"))
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--features", default="512,1024,4096")
+    parser.add_argument("--data", default="housing,usps", help="data sets to run (comma-separated)")
     args = parser.parse_args()
     features = [int(f) for f in args.features.split(",")]
     if not os.access(args.kfm, os.X_OK):
         sys.exit(f"results_models: {args.kfm} not found (run scripts/demo.sh or pass --kfm)")
-    for name in ["usps", "housing"]:
+    names = args.data.split(",")
+    if not names or set(names) - {"usps", "housing"}:
+        sys.exit(f"results_models: --data takes usps and/or housing, not {args.data}")
+    for name in names:
         if not os.path.isdir(os.path.join(data_dir(), name)):
             sys.exit(f"results_models: {os.path.join(data_dir(), name)} is absent (set KFM_DATA_DIR)")
 
     start = time.time()
     with tempfile.TemporaryDirectory() as work:
-        out = []
-        housing_lines, _, _ = evaluate(load_housing(work), args.kfm, features, args.seeds, None, svc=False)
-        print("\n".join(housing_lines), file=sys.stderr)
-        usps_lines, usps, usps_exact = evaluate(load_usps(work), args.kfm, features, args.seeds, 3000, svc=True)
-        out += usps_lines + housing_lines
+        housing_lines, usps_lines, usps = [], [], {}
+        if "housing" in names:
+            housing_lines, _, _ = evaluate(load_housing(work), args.kfm, features, args.seeds, None, svc=False)
+            print("\n".join(housing_lines), file=sys.stderr)
+        if "usps" in names:
+            usps_lines, usps, usps_exact = evaluate(load_usps(work), args.kfm, features, args.seeds, 3000, svc=True)
+        out = usps_lines + housing_lines
     top = max(features)
     if ("ssf", top) in usps:
         ssf = np.mean(usps[("ssf", top)]) * 100
