@@ -12,16 +12,19 @@ $KFM_DATA_DIR (default: the `shared/data` directory beside the repository).
   standardised with the training rows' mean and std for every model; R^2. kfm features + ridge vs
   KernelRidge (targets centred) and RBFSampler + Ridge.
 
-One Gaussian kernel per data set for every model: gamma = g0 * f, g0 = 1 / (d * Var(X_train)) (scikit-learn's
-'scale'), f from {0.25, 0.5, 1, 2} by exact kernel ridge on a validation split (the last 20% of the training
-rows; for USPS fitted on 3000 of the other rows) jointly with alpha from ALPHAS; kfm's sigma = 1/sqrt(2 gamma).
-kfm's alpha: `kfm fit --cv 3 --alpha ALPHAS` on the D = 1024, seed-1 map of each method (the cross-validation
-refits per fold and alpha, too slow at D = 4096), then that alpha for every D and seed of the method
-(alpha has the same meaning at every D: phi(x).phi(y) approximates k(x, y)). RBFSampler uses the alpha kfm
-chose for rff. The exact kernel ridge uses the validation alpha. SVC's C from {1, 10} on the validation
-split; for USPS it is trained on all 7291 rows.
+Exact models: one Gaussian kernel per data set, gamma = g0 * f, g0 = 1 / (d * Var(X_train)) (scikit-learn's
+'scale'), f from {0.25, 0.5, 1, 2} jointly with alpha from ALPHAS by exact kernel ridge on a validation split
+(the last 20% of the training rows; for USPS fitted on 3000 of the other rows). SVC's C from {1, 10} on the
+validation split; for USPS it is trained on all 7291 rows.
+Feature models (kfm ssf / quadrature / rff, RBFSampler), the same selection for each, on the training rows
+only: exact leave-one-out of ridge on the model's features (closed form from one eigendecomposition,
+`loo_scores`; accuracy, ties by squared error, for classification; squared error for regression). The gamma
+factor f from the same grid per model, jointly with alpha, on its D = 1024, seed-1 features; then alpha per
+D and seed. kfm's sigma = 1/sqrt(2 gamma); the kfm model is `kfm fit --alpha` (the chosen alpha) and
+`kfm score`.
 
 usage: scripts/results_models.py [--kfm build/release/kfm] [--seeds 3] [--features 512,1024,4096]
+                                  [--models ssf,quadrature,rff,sklearn] [--data housing,usps]
 Needs python3-numpy, python3-sklearn and OpenBLAS (scripts/install-deps.sh --with-python); run with
 OPENBLAS_CORETYPE=Haswell on CPUs OpenBLAS does not recognise.
 """
@@ -227,6 +230,9 @@ class FeatureModel:
             os.remove(self.map_path)
 
 
+MODELS = METHODS + ["sklearn"]
+
+
 def name(method):
     return "RBFSampler" if method == "sklearn" else f"kfm {method}"
 
@@ -237,7 +243,7 @@ def percent(values, classify):
     return (fmt + " ± " + fmt).format(v.mean(), v.std(ddof=1) if len(v) > 1 else 0.0)
 
 
-def evaluate(task, kfm, features_list, seeds, fit_rows, svc):
+def evaluate(task, kfm, models, features_list, seeds, fit_rows, svc):
     metric = "test accuracy (%)" if task.classify else "test R²"
     t0 = time.time()
     gamma, krr_alpha, (fit_x, fit_y, val_x, val_y) = choose_gamma_alpha(task, fit_rows)
@@ -255,7 +261,6 @@ def evaluate(task, kfm, features_list, seeds, fit_rows, svc):
         lines.append(f"- {label}: **{s * 100:.2f}**" if task.classify else f"- {label}: **{s:.4f}**")
     lines.append("")
 
-    models = METHODS + ["sklearn"]
     g0 = 1.0 / (task.x_train.shape[1] * task.x_train.var())
     factors = {}
     for m in models:
@@ -271,8 +276,8 @@ def evaluate(task, kfm, features_list, seeds, fit_rows, svc):
                  ", ".join(f"{name(m)} {factors[m]:g}" for m in models) +
                  f" (exact models: {gamma / g0:g}). Alpha per D and seed by leave-one-out.")
     lines.append("")
-    lines.append("| D | " + " | ".join(name(m) for m in METHODS) + " | RBFSampler + " +
-                 ("RidgeClassifier" if task.classify else "Ridge") + " |")
+    head = "RidgeClassifier" if task.classify else "Ridge"
+    lines.append("| D | " + " | ".join(name(m) + (f" + {head}" if m == "sklearn" else "") for m in models) + " |")
     lines.append("|---" * (len(models) + 1) + "|")
     results = {}
     for features in features_list:
@@ -284,6 +289,8 @@ def evaluate(task, kfm, features_list, seeds, fit_rows, svc):
                 _, alpha = model.best_alpha()
                 runs.append(model.test(alpha) + (alpha,))
             results[(m, features)] = [r[0] for r in runs]
+            print(f"{task.name} {name(m)} D = {features}: {results[(m, features)]} {time.time() - t0:.0f} s",
+                  file=sys.stderr, flush=True)
             dims = sorted({r[1] for r in runs})
             note = "" if dims == [features] else f" (D = {','.join(map(str, dims))})"
             chosen = "/".join(f"{r[2]:g}" for r in runs)
@@ -322,11 +329,15 @@ def main():
     parser.add_argument("--kfm", default=os.path.join(ROOT, "build", "release", "kfm"))
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--features", default="512,1024,4096")
+    parser.add_argument("--models", default=",".join(MODELS), help="subset of " + ",".join(MODELS))
     parser.add_argument("--data", default="housing,usps", help="data sets to run (comma-separated)")
     args = parser.parse_args()
     features = [int(f) for f in args.features.split(",")]
     if not os.access(args.kfm, os.X_OK):
         sys.exit(f"results_models: {args.kfm} not found (run scripts/demo.sh or pass --kfm)")
+    models = args.models.split(",")
+    if not models or set(models) - set(MODELS):
+        sys.exit(f"results_models: --models takes a subset of {','.join(MODELS)}, not {args.models}")
     names = args.data.split(",")
     if not names or set(names) - {"usps", "housing"}:
         sys.exit(f"results_models: --data takes usps and/or housing, not {args.data}")
@@ -339,13 +350,13 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         housing_lines, usps_lines, usps = [], [], {}
         if "housing" in names:
-            housing_lines, _, _ = evaluate(load_housing(work), args.kfm, features, args.seeds, None, svc=False)
+            housing_lines, _, _ = evaluate(load_housing(work), args.kfm, models, features, args.seeds, None, svc=False)
             print("\n".join(housing_lines), file=sys.stderr)
         if "usps" in names:
-            usps_lines, usps, usps_exact = evaluate(load_usps(work), args.kfm, features, args.seeds, 3000, svc=True)
+            usps_lines, usps, usps_exact = evaluate(load_usps(work), args.kfm, models, features, args.seeds, 3000, svc=True)
         out = usps_lines + housing_lines
     top = max(features)
-    if ("ssf", top) in usps:
+    if ("ssf", top) in usps and ("sklearn", top) in usps:
         ssf = np.mean(usps[("ssf", top)]) * 100
         verdict = []
         for label, s in usps_exact.items():
