@@ -135,6 +135,8 @@ fi
 for arch in aarch64:aarch64-linux-gnu armv7:arm-linux-gnueabihf; do
   name=${arch%%:*}
   labels="$fast_labels|bench-smoke" extra=()  # bench-smoke: kfm_bench runs under qemu
+  # The builders' bytes under qemu against the native list (docs/reliability.md, "Determinism").
+  [ "$name" != aarch64 ] || labels="$labels|determinism"
   if [ -x "$root/build/native/kfm" ]; then
     # The device example's host/device agreement (examples/device), models written by the native kfm.
     labels="$labels|example" extra=(-DKFM_HOST_KFM="$root/build/native/kfm")

@@ -12,6 +12,11 @@ double bessel_j_bounded(double nu, double x);
 // and then the result is -infinity). Never overflows or underflows for orders in the thousands.
 double log_abs_bessel_j(double nu, double x, int* sign);
 
+// log Gamma(x) for x > 0, from the Stirling series after shifting x above 15 by the recurrence. Used
+// instead of std::lgamma, whose last bits differ between glibc's x86_64 and AArch64 builds: built only
+// on +, *, / and std::log, which give the same bits on both (docs/reliability.md, "Determinism").
+double log_gamma(double x);
+
 // Quantile functions (inverse CDFs) at u in (0, 1).
 double gamma_quantile(double shape, double u);  // Gamma(shape, 1)
 double chi_quantile(double k, double u);        // chi with k degrees of freedom

@@ -58,9 +58,9 @@ double bessel_1d_density(unsigned d, unsigned p, double a, double w) {
     for (unsigned j = 0; j <= p; ++j) {
         if (b == 0.0 && j < p) continue;  // a = 2: only the j = p term survives
         const double nu = 0.5 * d + j;
-        const double log_c = std::lgamma(p + 1.0) - std::lgamma(p - j + 1.0) +
+        const double log_c = log_gamma(p + 1.0) - log_gamma(p - j + 1.0) +
                              (p - j) * (b > 0.0 ? std::log(b) : 0.0) + j * std::log(2.0 / (a * a));
-        log_prefactor[j] = log_c + nu * std::log(2.0) - std::lgamma(nu + 1.0);
+        log_prefactor[j] = log_c + nu * std::log(2.0) - log_gamma(nu + 1.0);
         top = std::max(top, log_prefactor[j]);
     }
     double value = 0.0, at_zero = 0.0;
@@ -154,9 +154,10 @@ Eigen::VectorXd least_squares_start(const mixture_objective& obj, unsigned p, do
         for (unsigned i = 0; i < terms; ++i)
             basis(k, i) = std::exp(-obj.z[k] * obj.z[k] * std::exp(-2.0 * x[terms + i]) / 2);
     }
-    const Eigen::MatrixXd normal = basis.transpose() * basis / double(fit_points) +
+    // lazyProduct: each entry one sum in a fixed order (the blocked product splits sums by the cache size).
+    const Eigen::MatrixXd normal = basis.transpose().lazyProduct(basis) / double(fit_points) +
                                    ridge * Eigen::MatrixXd::Identity(terms, terms);
-    x.head(terms) = normal.ldlt().solve(basis.transpose() * y / double(fit_points));
+    x.head(terms) = normal.ldlt().solve(basis.transpose().lazyProduct(y) / double(fit_points));
     return x;
 }
 

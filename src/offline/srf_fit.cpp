@@ -23,7 +23,7 @@ constexpr int restarts = 8;
 double log_radial_gaussian(unsigned d, double sigma, double w) {
     const double s = std::sqrt(2.0) * sigma;
     return (d - 1.0) * std::log(w) - w * w / (2.0 * s * s) - d * std::log(s) - (0.5 * d - 1.0) * std::log(2.0) -
-           std::lgamma(0.5 * d);
+           log_gamma(0.5 * d);
 }
 
 struct fit_problem {
@@ -178,9 +178,10 @@ Eigen::VectorXd least_squares_start(const fit_problem& prob, double sigma0, doub
         y[k] = prob.target[k];
         for (unsigned i = 0; i < terms; ++i) basis(k, i) = std::exp(-std::exp(2 * x[terms + i]) * prob.z[k] * prob.z[k]);
     }
+    // lazyProduct: each entry one sum in a fixed order (the blocked product splits sums by the cache size).
     const Eigen::MatrixXd normal =
-        basis.transpose() * basis / double(z_points) + 1e-4 * Eigen::MatrixXd::Identity(terms, terms);
-    x.head(terms) = normal.ldlt().solve(basis.transpose() * y / double(z_points)).cwiseMax(-1e3).cwiseMin(1e3);
+        basis.transpose().lazyProduct(basis) / double(z_points) + 1e-4 * Eigen::MatrixXd::Identity(terms, terms);
+    x.head(terms) = normal.ldlt().solve(basis.transpose().lazyProduct(y) / double(z_points)).cwiseMax(-1e3).cwiseMin(1e3);
     return x;
 }
 

@@ -3,11 +3,11 @@
 // list. Covers every configuration of tests/common/builder_configs at two dimensions (odd and even) plus
 // the option variants those configurations leave at their defaults.
 //
-// What it covers: the NATIVE architecture of this build only, with the list recorded on x86_64 with
-// Debian's GCC and glibc. The hashes are per architecture (a line is "arch label hash"), because the srf
-// and gorf --spectral signed-mixture fits are known to differ across architectures (issue 15). An
-// architecture with no recorded line fails with instructions; record it (after checking the builders are
-// as intended) with KFM_RECORD_BUILDER_HASHES=1, which rewrites this architecture's lines.
+// One list for every architecture: the builders promise the same bytes for the same seed and options
+// everywhere (docs/reliability.md, "Determinism"). Natively this case is part of the offline suite; cross
+// builds run the d = 8 subset under the emulator (ctest label determinism, tests/CMakeLists.txt), which
+// keeps one SRF surrogate fit and every GORF/GRFF signed-mixture fit, the fits most exposed to
+// floating-point differences. Re-record after an intended change with KFM_RECORD_BUILDER_HASHES=1.
 // The hash is 64-bit FNV-1a of the serialised file: enough to detect any unintended change, not a
 // security property.
 #include <doctest/doctest.h>
@@ -28,16 +28,6 @@ namespace fmt = kfm::format;
 using kfm::test::builder_config;
 
 namespace {
-
-#if defined(__x86_64__)
-constexpr const char* native_arch = "x86_64";
-#elif defined(__aarch64__)
-constexpr const char* native_arch = "aarch64";
-#elif defined(__arm__)
-constexpr const char* native_arch = "armv7";
-#else
-constexpr const char* native_arch = "unknown";
-#endif
 
 const std::string hash_list_path = std::string(KFM_SOURCE_DIR) + "/tests/offline/builder_hashes.txt";
 
@@ -91,10 +81,10 @@ std::vector<builder_config> option_variants(unsigned d, unsigned features) {
     return out;
 }
 
-// label -> hash of every configuration, labels prefixed by the dimension.
-std::map<std::string, std::string> current_hashes() {
+// label -> hash of every configuration at each dimension d (with its feature count), labels prefixed by d.
+std::map<std::string, std::string> current_hashes(const std::vector<std::pair<unsigned, unsigned>>& dims) {
     std::map<std::string, std::string> out;
-    for (const auto& [d, features] : {std::pair{5u, 41u}, std::pair{8u, 64u}}) {
+    for (const auto& [d, features] : dims) {
         std::vector<builder_config> configs = kfm::test::builder_configs(d, features);
         for (auto& c : option_variants(d, features)) configs.push_back(c);
         for (const auto& c : configs) {
@@ -106,51 +96,51 @@ std::map<std::string, std::string> current_hashes() {
     return out;
 }
 
-// Every line of the list as (arch, label, hash).
-struct recorded_line {
-    std::string arch, label, hash;
-};
-
-std::vector<recorded_line> read_list() {
-    std::vector<recorded_line> lines;
+// label -> hash, every line of the list.
+std::map<std::string, std::string> read_list() {
+    std::map<std::string, std::string> recorded;
     std::ifstream in(hash_list_path);
     std::string text;
     while (std::getline(in, text)) {
         if (text.empty() || text[0] == '#') continue;
         std::istringstream fields(text);
-        recorded_line l;
-        fields >> l.arch >> l.label >> l.hash;
-        lines.push_back(l);
+        std::string label, hash;
+        fields >> label >> hash;
+        recorded[label] = hash;
     }
-    return lines;
+    return recorded;
 }
 
 void record(const std::map<std::string, std::string>& hashes) {
-    std::vector<recorded_line> lines = read_list();
     std::ofstream out(hash_list_path, std::ios::trunc);
-    out << "# arch label fnv1a64-of-file: written by tests/offline/builder_bytes_test.cpp with "
-           "KFM_RECORD_BUILDER_HASHES=1\n";
-    for (const auto& l : lines)
-        if (l.arch != native_arch) out << l.arch << ' ' << l.label << ' ' << l.hash << '\n';
-    for (const auto& [label, hash] : hashes) out << native_arch << ' ' << label << ' ' << hash << '\n';
+    out << "# label fnv1a64-of-file, the same on every architecture: written by "
+           "tests/offline/builder_bytes_test.cpp with KFM_RECORD_BUILDER_HASHES=1\n";
+    for (const auto& [label, hash] : hashes) out << label << ' ' << hash << '\n';
 }
 
-}  // namespace
-
-TEST_CASE("every builder configuration writes the recorded bytes on this architecture") {
-    const std::map<std::string, std::string> hashes = current_hashes();
-    if (std::getenv("KFM_RECORD_BUILDER_HASHES") != nullptr) record(hashes);
-
-    std::map<std::string, std::string> recorded;
-    for (const auto& l : read_list())
-        if (l.arch == native_arch) recorded[l.label] = l.hash;
-    REQUIRE_MESSAGE(!recorded.empty(), "no hashes recorded for " << native_arch << " in " << hash_list_path
-                                       << "; record them with KFM_RECORD_BUILDER_HASHES=1");
+// Every hash computed here equals the recorded one.
+void check_against_list(const std::map<std::string, std::string>& hashes) {
+    const std::map<std::string, std::string> recorded = read_list();
+    REQUIRE_MESSAGE(!recorded.empty(), "no hashes in " << hash_list_path);
     for (const auto& [label, hash] : hashes) {
         INFO(label);
         const auto it = recorded.find(label);
         REQUIRE_MESSAGE(it != recorded.end(), "no recorded hash (a new configuration: record it)");
         CHECK_MESSAGE(it->second == hash, "the builder's bytes changed");
     }
-    CHECK(recorded.size() == hashes.size());  // no recorded configuration went missing
+}
+
+}  // namespace
+
+TEST_CASE("every builder configuration writes the recorded bytes") {
+    const std::map<std::string, std::string> hashes = current_hashes({{5u, 41u}, {8u, 64u}});
+    if (std::getenv("KFM_RECORD_BUILDER_HASHES") != nullptr) record(hashes);
+    check_against_list(hashes);
+    CHECK(read_list().size() == hashes.size());  // no recorded configuration went missing
+}
+
+// The cross-architecture check (run explicitly, with --no-skip): the subset the emulator can afford.
+TEST_CASE("cross-architecture subset: the d = 8 builder configurations write the recorded bytes" *
+          doctest::skip()) {
+    check_against_list(current_hashes({{8u, 64u}}));
 }

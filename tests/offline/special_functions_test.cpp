@@ -1,6 +1,8 @@
 // Known values and a high-precision oracle for the large-order Bessel functions used by SRF and GORF.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <boost/math/special_functions/gamma.hpp>
 #include <boost/multiprecision/cpp_bin_float.hpp>
 #include <cmath>
 
@@ -79,4 +81,15 @@ TEST_CASE("quantiles: chi and gamma") {
     // chi(5000) median is close to sqrt(5000 - 2/3).
     CHECK(kfm::offline::chi_quantile(5000, 0.5) == doctest::Approx(std::sqrt(5000 - 2.0 / 3)).epsilon(1e-4));
     CHECK_THROWS_AS(kfm::offline::chi_quantile(3, 1.0), std::invalid_argument);
+}
+
+TEST_CASE("log_gamma: within 4e-15 relative of boost's lgamma in 60-digit arithmetic, x in [0.5, 1e5]") {
+    using big60 = boost::multiprecision::number<boost::multiprecision::cpp_bin_float<60>>;
+    for (double x : {0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 7.5, 14.5, 15.0, 15.5, 40.0, 1000.5, 50001.0, 1e5}) {
+        INFO(x);
+        const double expected = static_cast<double>(boost::math::lgamma(big60(x)));
+        CHECK(std::fabs(kfm::offline::log_gamma(x) - expected) <= 4e-15 * std::max(1.0, std::fabs(expected)));
+    }
+    CHECK_THROWS(kfm::offline::log_gamma(0.0));
+    CHECK_THROWS(kfm::offline::log_gamma(std::nan("")));
 }
