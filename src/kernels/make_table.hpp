@@ -4,7 +4,7 @@
 //   static_assert(detail::is_complete(table), ...);
 #pragma once
 #include "kernels/butterfly.hpp"
-#include "kernels/butterfly_batch.hpp"
+#include "kernels/butterfly_simplex_batch.hpp"
 #include "kernels/dense.hpp"
 #include "kernels/expand.hpp"
 #include "kernels/features.hpp"
@@ -35,8 +35,8 @@ constexpr kernel_table make_table(isa id) noexcept {
     t.flip_signs = &flip_signs<A>;
     t.expand = &expand<NarrowA>;
     constexpr std::size_t batch_rows = lanes<A> > 1 ? lanes<A> : 4;  // scalar: 4 rows, so it interleaves too
-    t.butterfly_batch_rows = unsigned(batch_rows);
-    t.butterfly_batch = &butterfly_batch_apply<A, batch_rows>;
+    t.butterfly_simplex_batch_rows = unsigned(batch_rows);
+    t.butterfly_simplex_batch = &butterfly_simplex_batch<A, batch_rows>;
     return t;
 }
 

@@ -24,7 +24,7 @@ constexpr kernel_table keep_selected_kernels(kernel_table t) noexcept {
     t.butterfly = nullptr;
 #endif
 #if !KFM_PROJECTION_BUTTERFLY_SIMPLEX
-    t.butterfly_batch = nullptr;
+    t.butterfly_simplex_batch = nullptr;
 #endif
 #if !KFM_PROJECTION_HADAMARD
     t.fwht = nullptr;

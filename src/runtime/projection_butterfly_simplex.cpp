@@ -2,8 +2,8 @@
 // butterfly network of the rule (apply_butterfly_block), then the d+1 simplex projections V^T y in O(d)
 // with a running sum, written to t[k (d+1) ..]. The point for t_j is Q_k v_j with Q_k = M_k^T;
 // radii, weights and the arccos reflections are applied by the feature stage.
-// A batch runs R = kernels->butterfly_batch_rows rows at a time interleaved (element i of row v at
-// [i R + v]): the kernel's batched network, then the simplex step as vertical operations across the R rows.
+// A batch runs R = kernels->butterfly_simplex_batch_rows rows at a time interleaved (element i of row v at
+// [i R + v]) through the kernel's batched network and simplex step, written back row by row.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -121,11 +121,11 @@ void butterfly_simplex_apply(const map_state& map, const float* x, float* t, flo
     }
 }
 
-// The batch scratch, for R rows interleaved: the rows x (d R), the network output y with room for the
-// simplex's d+1 outputs ((d+1) R), the kernel's scratch (d R), then r and diag (d each). R depends on the
-// ISA, which the meta does not name: sized for the widest.
+// The batch scratch, for R rows interleaved: the rows x (d R), the rule's projections t ((d+1) R), the
+// kernel's scratch (d R), then r and diag (d each). R depends on the ISA, which the meta does not name:
+// sized for the widest.
 struct batch_buffers {
-    float *x, *y, *kernel, *r, *diag;
+    float *x, *t, *kernel, *r, *diag;
 };
 batch_buffers carve_batch(std::uint32_t d, std::size_t rows, float* scratch) {
     const std::size_t n = padded(d) * rows, n1 = padded(d + 1) * rows;
@@ -133,7 +133,7 @@ batch_buffers carve_batch(std::uint32_t d, std::size_t rows, float* scratch) {
 }
 std::size_t butterfly_simplex_batch_scratch_floats(const format::map_meta& meta, std::size_t) {
     const std::uint32_t d = meta.work_dim;
-    return (2 * padded(d) + padded(d + 1)) * max_butterfly_batch_rows + 2 * padded(d);
+    return (2 * padded(d) + padded(d + 1)) * max_butterfly_simplex_batch_rows + 2 * padded(d);
 }
 
 // xi[i R + v] = row v of x (d floats each, stride d) for v < count, 0 for the rows beyond.
@@ -141,22 +141,6 @@ template <std::size_t R>
 void interleave_rows(const float* x, std::uint32_t d, std::size_t count, float* xi) {
     for (std::uint32_t i = 0; i < d; ++i)
         for (std::size_t v = 0; v < R; ++v) xi[std::size_t(i) * R + v] = v < count ? x[v * d + i] : 0.0f;
-}
-
-// In place on the interleaved y (d+1 rows of R): row j <- t_j of simplex_project for every vector, one
-// running sum per vector (vertical across the R vectors, so it vectorises); row d <- t_d.
-template <std::size_t R>
-void simplex_project_interleaved(float* y, std::uint32_t d, const float* r, const float* diag) {
-    float total[R] = {};
-    for (std::uint32_t j = 0; j < d; ++j) {
-        float* row = y + std::size_t(j) * R;
-        for (std::size_t v = 0; v < R; ++v) {
-            const float value = row[v];
-            row[v] = diag[j] * value - total[v];
-            total[v] += r[j] * value;
-        }
-    }
-    for (std::size_t v = 0; v < R; ++v) y[std::size_t(d) * R + v] = -total[v];
 }
 
 // Rows v < count of t (stride p) at [0, n) from the interleaved ti (n rows of R), four elements at a time
@@ -174,7 +158,7 @@ void deinterleave_rows(const float* ti, std::size_t n, std::size_t count, std::s
         for (std::size_t v = 0; v < count; ++v) t[v * p + i] = ti[i * R + v];
 }
 
-// Rows [0, count) of t from the same rows of x (count <= R) through one batched network per rule.
+// Rows [0, count) of t from the same rows of x (count <= R), one kernel call per rule.
 template <std::size_t R>
 void project_group(const map_state& map, const float* x, std::size_t count, float* t, const batch_buffers& b) {
     const auto& m = *map.meta;
@@ -182,10 +166,9 @@ void project_group(const map_state& map, const float* x, std::size_t count, floa
     const std::size_t cs_stride = 2 * (std::size_t(m.block_size) - 1);
     interleave_rows<R>(x, d, count, b.x);
     for (std::uint32_t k = 0; k < m.block_count; ++k) {
-        map.kernels->butterfly_batch(b.x, b.y, d, ceil_log2(d), map.butterfly + k * cs_stride,
-                                     map.permutation + std::size_t(k) * d, m.repeats, b.kernel);
-        simplex_project_interleaved<R>(b.y, d, b.r, b.diag);
-        deinterleave_rows<R>(b.y, std::size_t(d) + 1, count, m.projection_dim, t + std::size_t(k) * (d + 1));
+        map.kernels->butterfly_simplex_batch(b.x, b.t, d, ceil_log2(d), map.butterfly + k * cs_stride,
+                                             map.permutation + std::size_t(k) * d, m.repeats, b.r, b.diag, b.kernel);
+        deinterleave_rows<R>(b.t, std::size_t(d) + 1, count, m.projection_dim, t + std::size_t(k) * (d + 1));
     }
 }
 
@@ -207,7 +190,7 @@ void apply_groups(const map_state& map, const float* x, std::size_t rows, float*
 }
 
 void butterfly_simplex_apply_batch(const map_state& map, const float* x, std::size_t rows, float* t, float* scratch) {
-    switch (map.kernels->butterfly_batch_rows) {
+    switch (map.kernels->butterfly_simplex_batch_rows) {
         case 4: apply_groups<4>(map, x, rows, t, scratch); break;
         case 8: apply_groups<8>(map, x, rows, t, scratch); break;
         case 16: apply_groups<16>(map, x, rows, t, scratch); break;

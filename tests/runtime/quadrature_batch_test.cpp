@@ -1,4 +1,4 @@
-// The batched butterfly_simplex projection (R = butterfly_batch_rows rows interleaved, padded groups for
+// The batched butterfly_simplex projection (R = butterfly_simplex_batch_rows rows interleaved, padded groups for
 // a remainder of at least R/2 rows, single rows below) on every ISA this host runs: its projections equal
 // the single-vector path and the double-precision definition t = V^T (M_k x), and transform_batch equals
 // single transforms, for d = 5, 16, 17, 64, 100, 256, 1023, gaussian and arccos maps, and batches of
@@ -140,7 +140,7 @@ TEST_CASE("butterfly_simplex batch path equals the single path and the double de
             for (isa i : test::known_isas()) {
                 if (!isa_available(i)) continue;
                 const map view = test::open_or_fail(buffer, i);
-                const std::size_t rows = detail::state_of(view)->kernels->butterfly_batch_rows;
+                const std::size_t rows = detail::state_of(view)->kernels->butterfly_simplex_batch_rows;
                 CAPTURE(std::string(isa_name(i)));
                 CAPTURE(d);
                 CAPTURE(int(kind));

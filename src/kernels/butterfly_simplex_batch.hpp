@@ -1,10 +1,13 @@
-// The butterfly network of butterfly.hpp (same levels, angles, pass-through and permutation; forward
-// only) applied to R vectors at once, interleaved: element i of vector v at x[i R + v]. Every element of
+// A quadrature rule's projection t = V^T (M x) (the butterfly network of butterfly.hpp: same levels,
+// angles, pass-through and permutation, forward only; then the simplex step of
+// runtime/projection_butterfly_simplex.cpp) applied to R vectors at once, interleaved: element i of
+// vector v at x[i R + v]. Every element of
 // the network is then a row of R floats, so every level, the small ones included, is a vertical SIMD
 // rotation of whole rows with the block's (cos, sin) broadcast (no lane swizzles), and the permutation
 // copies rows (its index loaded once per R vectors). Levels run two at a time (radix 4: four rows, both
 // levels in registers, one pass over memory per pair of levels), in butterfly.hpp's order, so each
-// vector's result equals the single-vector kernel's up to float rounding.
+// vector's result equals the single-vector path's up to float rounding. The simplex's running sum is then
+// a vertical add across the R vectors, fused with the network's last gather.
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -75,32 +78,72 @@ inline void butterfly_rows_level_pair(float* x, std::size_t d, std::size_t h, co
     }
 }
 
-// y = M x for R interleaved vectors of d floats (d2 = 2^log2_d2 >= d): `repeats` times all levels, then
-// the gather y_i = x_perm[i]. x and y do not overlap; scratch holds d R floats.
+// The simplex step of a quadrature rule on the rows y (d of R): t_j = diag_j y_j - sum_{i<j} r_i y_i for
+// j < d and t_d = -sum_i r_i y_i (docs methods.md), row by row into t ((d+1) rows of R), each y_j read
+// from the row perm[j] of src (the network's last gather, fused). The running sum advances once per four
+// rows (the prefix sums within the four are off the dependency chain).
 template <class A, std::size_t R>
-void butterfly_batch_apply(const float* x, float* y, unsigned d, unsigned log2_d2, const float* cs,
-                           const std::uint32_t* perm, unsigned repeats, float* scratch) noexcept {
+inline void simplex_rows(const float* src, const std::uint32_t* perm, std::size_t d, const float* r,
+                         const float* diag, float* t) noexcept {
+    constexpr std::size_t W = lanes<A>;
+    for (std::size_t l = 0; l < R; l += W) {
+        vf<A> total(0.0f);
+        std::size_t j = 0;
+        for (; j + 4 <= d; j += 4) {
+            const vf<A> y0 = load_f<A>(src + std::size_t(perm[j]) * R + l);
+            const vf<A> y1 = load_f<A>(src + std::size_t(perm[j + 1]) * R + l);
+            const vf<A> y2 = load_f<A>(src + std::size_t(perm[j + 2]) * R + l);
+            const vf<A> y3 = load_f<A>(src + std::size_t(perm[j + 3]) * R + l);
+            const vf<A> p1 = vf<A>(r[j]) * y0;
+            const vf<A> p2 = mul_add<A>(vf<A>(r[j + 1]), y1, p1);
+            const vf<A> p3 = mul_add<A>(vf<A>(r[j + 2]), y2, p2);
+            const vf<A> p4 = mul_add<A>(vf<A>(r[j + 3]), y3, p3);
+            store_f<A>(t + j * R + l, vf<A>(diag[j]) * y0 - total);
+            store_f<A>(t + (j + 1) * R + l, vf<A>(diag[j + 1]) * y1 - (total + p1));
+            store_f<A>(t + (j + 2) * R + l, vf<A>(diag[j + 2]) * y2 - (total + p2));
+            store_f<A>(t + (j + 3) * R + l, vf<A>(diag[j + 3]) * y3 - (total + p3));
+            total = total + p4;
+        }
+        for (; j < d; ++j) {
+            const vf<A> y = load_f<A>(src + std::size_t(perm[j]) * R + l);
+            store_f<A>(t + j * R + l, vf<A>(diag[j]) * y - total);
+            total = mul_add<A>(vf<A>(r[j]), y, total);
+        }
+        store_f<A>(t + d * R + l, vf<A>(0.0f) - total);
+    }
+}
+
+// t = V^T (M x) for R interleaved vectors of d floats (d2 = 2^log2_d2 >= d): the network M (`repeats`
+// times all levels, then the gather y_i = x_perm[i]) and the simplex step with the coefficients r and
+// diag of simplex_rows. x and t ((d+1) R floats) do not overlap; scratch holds d R floats.
+template <class A, std::size_t R>
+void butterfly_simplex_batch(const float* x, float* t, unsigned d, unsigned log2_d2, const float* cs,
+                             const std::uint32_t* perm, unsigned repeats, const float* r, const float* diag,
+                             float* scratch) noexcept {
     static_assert(R % lanes<A> == 0, "a row is whole registers");
     constexpr std::size_t W = lanes<A>;
     const std::size_t d2 = std::size_t(1) << log2_d2;
-    // The levels run in place; each gather moves the rows to the other buffer. Starting in scratch when
-    // repeats is odd makes the last gather land in y.
-    float* cur = repeats % 2 == 1 ? scratch : y;
-    float* other = repeats % 2 == 1 ? y : scratch;
+    // The levels run in place, alternating between scratch and t; each gather but the last moves the rows
+    // to the other buffer. The start is chosen so that the last repeat's levels run in scratch, from where
+    // the simplex step reads its rows through the last gather.
+    float* cur = (repeats - 1) % 2 == 0 ? scratch : t;
+    float* other = cur == t ? scratch : t;
     std::memcpy(cur, x, sizeof(float) * d * R);
-    for (unsigned r = 0; r < repeats; ++r) {
+    for (unsigned rep = 0; rep < repeats; ++rep) {
         std::size_t h = 1;
         for (; 4 * h <= d2; h *= 4) butterfly_rows_level_pair<A, R>(cur, d, h, cs);
         if (h < d2) butterfly_rows_level<A, R>(cur, d, h, cs, 0, d);
+        if (rep + 1 == repeats) break;
         for (std::size_t i = 0; i < d; ++i) {
             const float* from = cur + std::size_t(perm[i]) * R;
             float* to = other + i * R;
             for (std::size_t l = 0; l < R; l += W) store_f<A>(to + l, load_f<A>(from + l));
         }
-        float* t = cur;
+        float* swap = cur;
         cur = other;
-        other = t;
+        other = swap;
     }
+    simplex_rows<A, R>(cur, perm, d, r, diag, t);
 }
 
 }  // namespace
