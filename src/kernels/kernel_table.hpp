@@ -84,8 +84,9 @@ struct kernel_table {
                                     float* scratch);
 };
 
-// The widest butterfly_simplex_batch_rows of any ISA (16 floats, AVX-512), for sizing batch scratch from the meta alone.
-constexpr unsigned max_butterfly_simplex_batch_rows = 16;
+// The widest butterfly_simplex_batch_rows of any ISA (8: AVX2, and AVX-512, which runs the 8-lane kernel),
+// for sizing batch scratch from the meta alone.
+constexpr unsigned max_butterfly_simplex_batch_rows = 8;
 
 // Whether every entry of t is set. Each platform static_asserts it on its table, which make_table fills
 // member by member by name; the structured binding stops compiling when a member is added to kernel_table

@@ -193,7 +193,6 @@ void butterfly_simplex_apply_batch(const map_state& map, const float* x, std::si
     switch (map.kernels->butterfly_simplex_batch_rows) {
         case 4: apply_groups<4>(map, x, rows, t, scratch); break;
         case 8: apply_groups<8>(map, x, rows, t, scratch); break;
-        case 16: apply_groups<16>(map, x, rows, t, scratch); break;
         default:  // no other width is built; row by row stays correct
             for (std::size_t v = 0; v < rows; ++v)
                 butterfly_simplex_apply(map, x + v * map.meta->work_dim, t + v * map.meta->projection_dim, scratch);

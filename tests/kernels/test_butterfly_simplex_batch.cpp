@@ -96,7 +96,7 @@ TEST_CASE("every table has a batched quadrature rule whose rows are whole regist
         CHECK(bool(t->butterfly_simplex_batch != nullptr));
         CHECK(t->butterfly_simplex_batch_rows >= 4);
         CHECK(t->butterfly_simplex_batch_rows <= kfm::detail::max_butterfly_simplex_batch_rows);
-        CHECK(t->butterfly_simplex_batch_rows % (t->fft_batch_lanes) == 0);  // fft_batch_lanes: the ISA's float lanes
+        CHECK((t->butterfly_simplex_batch_rows & (t->butterfly_simplex_batch_rows - 1)) == 0);  // a power of two
         kfm::detail::kernel_table copy = *t;
         copy.butterfly_simplex_batch = nullptr;
         CHECK(!kfm::detail::is_complete(copy));
