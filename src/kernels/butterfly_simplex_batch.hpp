@@ -4,7 +4,7 @@
 // vector v at x[i R + v]. Every element of
 // the network is then a row of R floats, so every level, the small ones included, is a vertical SIMD
 // rotation of whole rows with the block's (cos, sin) broadcast (no lane swizzles), and the permutation
-// copies rows (its index loaded once per R vectors). Levels run two at a time (radix 4: four rows, both
+// copies rows (its index loaded once per R vectors), fused into the next pass that reads them. Levels run two at a time (radix 4: four rows, both
 // levels in registers, one pass over memory per pair of levels), in butterfly.hpp's order, so each
 // vector's result equals the single-vector path's up to float rounding. The simplex's running sum is then
 // a vertical add across the R vectors, fused with the network's last gather.
@@ -42,15 +42,28 @@ inline void butterfly_rows_level(float* x, std::size_t d, std::size_t h, const f
     }
 }
 
+// Row i of `to` = row i of `from` (Gather false) or row perm[i] of `from` (Gather true), for i in [begin, end).
+template <bool Gather, class A, std::size_t R>
+inline void copy_rows(const float* from, const std::uint32_t* perm, float* to, std::size_t begin, std::size_t end) noexcept {
+    constexpr std::size_t W = lanes<A>;
+    for (std::size_t i = begin; i < end; ++i) {
+        const float* row = from + (Gather ? std::size_t(perm[i]) : i) * R;
+        for (std::size_t l = 0; l < R; l += W) store_f<A>(to + i * R + l, load_f<A>(row + l));
+    }
+}
+
 // Levels h and 2h fused: each block of 4h elements holds the rows a, b, c, e at offsets j, j + h,
 // j + 2h, j + 3h (j < h); level h rotates (a, b) and (c, e), then level 2h rotates (a, c) and (b, e).
-// A block reaching past d runs the two levels separately.
-template <class A, std::size_t R>
-inline void butterfly_rows_level_pair(float* x, std::size_t d, std::size_t h, const float* cs) noexcept {
+// The rows come from `in` (in == x: in place) or, with Gather, from its rows perm[..] (the previous
+// repeat's permutation, fused into this pass). A block reaching past d runs the two levels separately.
+template <bool Gather, class A, std::size_t R>
+inline void butterfly_rows_level_pair(const float* in, const std::uint32_t* perm, float* x, std::size_t d,
+                                      std::size_t h, const float* cs) noexcept {
     constexpr std::size_t W = lanes<A>;
     const std::size_t q = 4 * h;
-    for (std::size_t s = 0; s + h < d; s += q) {
+    for (std::size_t s = 0; s < d; s += q) {
         if (s + q > d) {
+            if constexpr (Gather) copy_rows<true, A, R>(in, perm, x, s, d);
             butterfly_rows_level<A, R>(x, d, h, cs, s, s + q);
             butterfly_rows_level<A, R>(x, d, 2 * h, cs, s, s + q);
             continue;
@@ -59,12 +72,16 @@ inline void butterfly_rows_level_pair(float* x, std::size_t d, std::size_t h, co
         const vf<A> c1(cs[2 * (s + 3 * h - 1)]), s1(cs[2 * (s + 3 * h - 1) + 1]);
         const vf<A> c2(cs[2 * (s + 2 * h - 1)]), s2(cs[2 * (s + 2 * h - 1) + 1]);
         for (std::size_t j = s; j < s + h; ++j) {
+            const float* ia = in + (Gather ? std::size_t(perm[j]) : j) * R;
+            const float* ib = in + (Gather ? std::size_t(perm[j + h]) : j + h) * R;
+            const float* ic = in + (Gather ? std::size_t(perm[j + 2 * h]) : j + 2 * h) * R;
+            const float* ie = in + (Gather ? std::size_t(perm[j + 3 * h]) : j + 3 * h) * R;
             float* pa = x + j * R;
             float* pb = pa + h * R;
             float* pc = pb + h * R;
             float* pe = pc + h * R;
             for (std::size_t l = 0; l < R; l += W) {
-                vf<A> a = load_f<A>(pa + l), b = load_f<A>(pb + l), c = load_f<A>(pc + l), e = load_f<A>(pe + l);
+                vf<A> a = load_f<A>(ia + l), b = load_f<A>(ib + l), c = load_f<A>(ic + l), e = load_f<A>(ie + l);
                 rotate<A>(c0, s0, a, b);
                 rotate<A>(c1, s1, c, e);
                 rotate<A>(c2, s2, a, c);
@@ -121,28 +138,31 @@ void butterfly_simplex_batch(const float* x, float* t, unsigned d, unsigned log2
                              const std::uint32_t* perm, unsigned repeats, const float* r, const float* diag,
                              float* scratch) noexcept {
     static_assert(R % lanes<A> == 0, "a row is whole registers");
-    constexpr std::size_t W = lanes<A>;
     const std::size_t d2 = std::size_t(1) << log2_d2;
-    // The levels run in place, alternating between scratch and t; each gather but the last moves the rows
-    // to the other buffer. The start is chosen so that the last repeat's levels run in scratch, from where
-    // the simplex step reads its rows through the last gather.
+    // Each repeat's levels run in one buffer, alternating between scratch and t; the permutation between
+    // two repeats is fused into the next repeat's first pass (rows read through perm from the other
+    // buffer), and the last one into the simplex step. The start is chosen so that the last repeat runs in
+    // scratch.
     float* cur = (repeats - 1) % 2 == 0 ? scratch : t;
     float* other = cur == t ? scratch : t;
     std::memcpy(cur, x, sizeof(float) * d * R);
     for (unsigned rep = 0; rep < repeats; ++rep) {
         std::size_t h = 1;
-        for (; 4 * h <= d2; h *= 4) butterfly_rows_level_pair<A, R>(cur, d, h, cs);
-        if (h < d2) butterfly_rows_level<A, R>(cur, d, h, cs, 0, d);
-        if (rep + 1 == repeats) break;
-        for (std::size_t i = 0; i < d; ++i) {
-            const float* from = cur + std::size_t(perm[i]) * R;
-            float* to = other + i * R;
-            for (std::size_t l = 0; l < R; l += W) store_f<A>(to + l, load_f<A>(from + l));
+        if (rep > 0) {  // the rows of `other` (the previous repeat) through perm into cur
+            if (d2 >= 4) {
+                butterfly_rows_level_pair<true, A, R>(other, perm, cur, d, 1, cs);
+                h = 4;
+            } else {
+                copy_rows<true, A, R>(other, perm, cur, 0, d);
+            }
         }
+        for (; 4 * h <= d2; h *= 4) butterfly_rows_level_pair<false, A, R>(cur, nullptr, cur, d, h, cs);
+        if (h < d2) butterfly_rows_level<A, R>(cur, d, h, cs, 0, d);
         float* swap = cur;
         cur = other;
         other = swap;
     }
+    cur = other;  // the last repeat's buffer
     simplex_rows<A, R>(cur, perm, d, r, diag, t);
 }
 
