@@ -1,13 +1,13 @@
 // A quadrature rule's projection t = V^T (M x) (the butterfly network of butterfly.hpp: same levels,
 // angles, pass-through and permutation, forward only; then the simplex step of
 // runtime/projection_butterfly_simplex.cpp) applied to R vectors at once, interleaved: element i of
-// vector v at x[i R + v]. Every element of
-// the network is then a row of R floats, so every level, the small ones included, is a vertical SIMD
-// rotation of whole rows with the block's (cos, sin) broadcast (no lane swizzles), and the permutation
-// copies rows (its index loaded once per R vectors), fused into the next pass that reads them. Levels run two at a time (radix 4: four rows, both
-// levels in registers, one pass over memory per pair of levels), in butterfly.hpp's order, so each
-// vector's result equals the single-vector path's up to float rounding. The simplex's running sum is then
-// a vertical add across the R vectors, fused with the network's last gather.
+// vector v at x[i R + v]. Every element of the network is then a row of R floats, so every level, the
+// small ones included, is a vertical SIMD rotation of whole rows with the block's (cos, sin) broadcast
+// (no lane swizzles), and the permutation moves whole rows (its index loaded once per R vectors) inside
+// the next pass that reads them. Levels run two at a time (radix 4: four rows, both levels in registers,
+// one pass over memory per pair of levels) in butterfly.hpp's order, so each vector's result equals the
+// single-vector path's up to float rounding. The simplex's running sum is a vertical add across the R
+// vectors.
 #pragma once
 #include <cstdint>
 #include <cstring>
