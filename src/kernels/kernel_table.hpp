@@ -71,16 +71,33 @@ struct kernel_table {
     // in and out do not overlap.
     void (*expand)(const float* in, std::size_t count, const std::uint8_t* bits, std::size_t n, float scale,
                    float* out);
+
+    // A quadrature rule's projection for butterfly_simplex_batch_rows vectors at once, interleaved (element
+    // i of vector v at [i * butterfly_simplex_batch_rows + v]): y = M x with the forward butterfly network (as
+    // butterfly, transpose = false), then t_j = diag_j y_j - sum_{i<j} r_i y_i for j < d and
+    // t_d = -sum_i r_i y_i (r, diag: d floats each). t has (d+1) rows; x and t do not overlap; scratch holds
+    // d * butterfly_simplex_batch_rows floats. The rows are a multiple of the ISA's float lanes (4 on scalar),
+    // at most max_butterfly_simplex_batch_rows.
+    unsigned butterfly_simplex_batch_rows;
+    void (*butterfly_simplex_batch)(const float* x, float* t, unsigned d, unsigned log2_d2, const float* cs,
+                                    const std::uint32_t* perm, unsigned repeats, const float* r, const float* diag,
+                                    float* scratch);
 };
+
+// The widest butterfly_simplex_batch_rows of any ISA (8: AVX2, and AVX-512, which runs the 8-lane kernel),
+// for sizing batch scratch from the meta alone.
+constexpr unsigned max_butterfly_simplex_batch_rows = 8;
 
 // Whether every entry of t is set. Each platform static_asserts it on its table, which make_table fills
 // member by member by name; the structured binding stops compiling when a member is added to kernel_table
 // without being added here.
 constexpr bool is_complete(const kernel_table& t) noexcept {
-    const auto& [id, fft, butterfly, fwht, gemv, gemm, features, fft_batch_lanes, fft_batch, flip_signs, expand] = t;
+    const auto& [id, fft, butterfly, fwht, gemv, gemm, features, fft_batch_lanes, fft_batch, flip_signs, expand,
+                 butterfly_simplex_batch_rows, butterfly_simplex_batch] = t;
     return id != isa::automatic && fft != nullptr && butterfly != nullptr && fwht != nullptr && gemv != nullptr &&
            gemm != nullptr && features != nullptr && fft_batch_lanes >= 1 && fft_batch != nullptr &&
-           flip_signs != nullptr && expand != nullptr;
+           flip_signs != nullptr && expand != nullptr && butterfly_simplex_batch_rows >= 1 &&
+           butterfly_simplex_batch_rows <= max_butterfly_simplex_batch_rows && butterfly_simplex_batch != nullptr;
 }
 
 // The compile-time form of is_complete for a platform's table. GCC does not constant-fold comparisons of

@@ -23,6 +23,9 @@ constexpr kernel_table keep_selected_kernels(kernel_table t) noexcept {
 #if !KFM_PROJECTION_BUTTERFLY_SIMPLEX && !KFM_PROJECTION_BUTTERFLY_BLOCKS
     t.butterfly = nullptr;
 #endif
+#if !KFM_PROJECTION_BUTTERFLY_SIMPLEX
+    t.butterfly_simplex_batch = nullptr;
+#endif
 #if !KFM_PROJECTION_HADAMARD
     t.fwht = nullptr;
 #endif

@@ -2,9 +2,14 @@
 // butterfly network of the rule (apply_butterfly_block), then the d+1 simplex projections V^T y in O(d)
 // with a running sum, written to t[k (d+1) ..]. The point for t_j is Q_k v_j with Q_k = M_k^T;
 // radii, weights and the arccos reflections are applied by the feature stage.
+// A batch runs R = kernels->butterfly_simplex_batch_rows rows at a time interleaved (element i of row v at
+// [i R + v]) through the kernel's batched network and simplex step, written back row by row.
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
+#include "kernels/kernel_table.hpp"
+#include "runtime/bits.hpp"
 #include "runtime/butterfly_sections.hpp"
 #include "runtime/projection.hpp"
 
@@ -116,9 +121,88 @@ void butterfly_simplex_apply(const map_state& map, const float* x, float* t, flo
     }
 }
 
+// The batch scratch, for R rows interleaved: the rows x (d R), the rule's projections t ((d+1) R), the
+// kernel's scratch (d R), then r and diag (d each). R depends on the ISA, which the meta does not name:
+// sized for the widest.
+struct batch_buffers {
+    float *x, *t, *kernel, *r, *diag;
+};
+batch_buffers carve_batch(std::uint32_t d, std::size_t rows, float* scratch) {
+    const std::size_t n = padded(d) * rows, n1 = padded(d + 1) * rows;
+    return {scratch, scratch + n, scratch + n + n1, scratch + 2 * n + n1, scratch + 2 * n + n1 + padded(d)};
+}
+std::size_t butterfly_simplex_batch_scratch_floats(const format::map_meta& meta, std::size_t) {
+    const std::uint32_t d = meta.work_dim;
+    return (2 * padded(d) + padded(d + 1)) * max_butterfly_simplex_batch_rows + 2 * padded(d);
+}
+
+// xi[i R + v] = row v of x (d floats each, stride d) for v < count, 0 for the rows beyond.
+template <std::size_t R>
+void interleave_rows(const float* x, std::uint32_t d, std::size_t count, float* xi) {
+    for (std::uint32_t i = 0; i < d; ++i)
+        for (std::size_t v = 0; v < R; ++v) xi[std::size_t(i) * R + v] = v < count ? x[v * d + i] : 0.0f;
+}
+
+// Rows v < count of t (stride p) at [0, n) from the interleaved ti (n rows of R), four elements at a time
+// through a small tile so each row gets 16-byte stores.
+template <std::size_t R>
+void deinterleave_rows(const float* ti, std::size_t n, std::size_t count, std::size_t p, float* t) {
+    std::size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        float tile[R][4];
+        for (std::size_t j = 0; j < 4; ++j)
+            for (std::size_t v = 0; v < R; ++v) tile[v][j] = ti[(i + j) * R + v];
+        for (std::size_t v = 0; v < count; ++v) std::memcpy(t + v * p + i, tile[v], sizeof tile[v]);
+    }
+    for (; i < n; ++i)
+        for (std::size_t v = 0; v < count; ++v) t[v * p + i] = ti[i * R + v];
+}
+
+// Rows [0, count) of t from the same rows of x (count <= R), one kernel call per rule.
+template <std::size_t R>
+void project_group(const map_state& map, const float* x, std::size_t count, float* t, const batch_buffers& b) {
+    const auto& m = *map.meta;
+    const std::uint32_t d = m.work_dim;
+    const std::size_t cs_stride = 2 * (std::size_t(m.block_size) - 1);
+    interleave_rows<R>(x, d, count, b.x);
+    for (std::uint32_t k = 0; k < m.block_count; ++k) {
+        map.kernels->butterfly_simplex_batch(b.x, b.t, d, ceil_log2(d), map.butterfly + k * cs_stride,
+                                             map.permutation + std::size_t(k) * d, m.repeats, b.r, b.diag, b.kernel);
+        deinterleave_rows<R>(b.t, std::size_t(d) + 1, count, m.projection_dim, t + std::size_t(k) * (d + 1));
+    }
+}
+
+// Whole groups of R rows; a remainder of at least R/2 rows as one padded group, a smaller one row by row
+// (a padded group costs all R rows).
+template <std::size_t R>
+void apply_groups(const map_state& map, const float* x, std::size_t rows, float* t, float* scratch) {
+    const std::uint32_t d = map.meta->work_dim;
+    const std::size_t p = map.meta->projection_dim;
+    const batch_buffers b = carve_batch(d, R, scratch);
+    simplex_coefficients(d, b.r, b.diag);
+    std::size_t v = 0;
+    for (; v + R <= rows; v += R) project_group<R>(map, x + v * d, R, t + v * p, b);
+    if (2 * (rows - v) >= R) {
+        project_group<R>(map, x + v * d, rows - v, t + v * p, b);
+        return;
+    }
+    for (; v < rows; ++v) butterfly_simplex_apply(map, x + v * d, t + v * p, scratch);
+}
+
+void butterfly_simplex_apply_batch(const map_state& map, const float* x, std::size_t rows, float* t, float* scratch) {
+    switch (map.kernels->butterfly_simplex_batch_rows) {
+        case 4: apply_groups<4>(map, x, rows, t, scratch); break;
+        case 8: apply_groups<8>(map, x, rows, t, scratch); break;
+        default:  // no other width is built; row by row stays correct
+            for (std::size_t v = 0; v < rows; ++v)
+                butterfly_simplex_apply(map, x + v * map.meta->work_dim, t + v * map.meta->projection_dim, scratch);
+    }
+}
+
 }  // namespace
 
 extern const projection_ops butterfly_simplex_projection = {
-    butterfly_simplex_verify, butterfly_simplex_scratch_floats, butterfly_simplex_apply, nullptr, nullptr};
+    butterfly_simplex_verify, butterfly_simplex_scratch_floats, butterfly_simplex_apply,
+    butterfly_simplex_batch_scratch_floats, butterfly_simplex_apply_batch};
 
 }  // namespace kfm::detail

@@ -1,0 +1,107 @@
+// The batched quadrature rule (butterfly_simplex_batch: R = butterfly_simplex_batch_rows vectors
+// interleaved, t = V^T (M x)) against the single-vector butterfly of the scalar table (itself tested
+// against the double-precision definition in test_butterfly.cpp) followed by the simplex step in double,
+// on every ISA this host runs, for d = 1 .. 33, 64, 100, 256, 1023 and 1, 2, 3 repeats (the buffers
+// alternate differently for each parity), on unaligned buffers; the input is left unchanged and the
+// kernel writes nothing past (d+1) R floats of t or d R floats of its scratch.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "kernel_test_util.hpp"
+
+using kfm_test::available_tables;
+using kfm_test::test_rng;
+using kfm_test::unaligned_buffer;
+
+namespace {
+
+constexpr float canary = -1234.5f;
+
+}  // namespace
+
+TEST_CASE("butterfly_simplex_batch equals the single-vector butterfly and the simplex step for every vector") {
+    test_rng rng(77);
+    std::vector<unsigned> sizes;
+    for (unsigned d = 1; d <= 33; ++d) sizes.push_back(d);
+    for (unsigned d : {64u, 100u, 256u, 1023u}) sizes.push_back(d);
+    const auto* scalar = kfm::detail::kernels_for(kfm::isa::scalar);
+    REQUIRE(scalar != nullptr);
+    for (unsigned d : sizes) {
+        unsigned log2_d2 = 0;
+        while ((1u << log2_d2) < d) ++log2_d2;
+        std::vector<float> cs;
+        for (unsigned k = 0; k + 1 < (1u << log2_d2); ++k) {
+            const double theta = 2.0 * 3.14159265358979323846 * rng.uniform();
+            cs.push_back(float(std::cos(theta)));
+            cs.push_back(float(std::sin(theta)));
+        }
+        // the simplex coefficients (docs methods.md): r_j = sqrt((d+1)/d) / sqrt(L (L+1)), diag_j = L r_j, L = d - j
+        std::vector<float> r(d), diag(d);
+        for (unsigned j = 0; j < d; ++j) {
+            const double left = double(d - j), rj = std::sqrt((d + 1.0) / d) / std::sqrt(left * (left + 1.0));
+            r[j] = float(rj);
+            diag[j] = float(left * rj);
+        }
+        std::vector<std::uint32_t> perm(d);
+        std::iota(perm.begin(), perm.end(), 0u);
+        for (unsigned i = d; i > 1; --i) std::swap(perm[i - 1], perm[rng.below(i)]);
+        for (unsigned repeats : {1u, 2u, 3u}) {
+            for (const auto* t : available_tables()) {
+                const std::size_t rows = t->butterfly_simplex_batch_rows;
+                const std::string isa_label = kfm_test::name(t->id);
+                CAPTURE(isa_label);
+                CAPTURE(d);
+                CAPTURE(repeats);
+                REQUIRE(rows >= 1);
+                const std::size_t n = d * rows;
+                const std::size_t n_out = n + rows;  // d + 1 rows
+                unaligned_buffer x(n), out(n_out + 1), scratch(n + 1);
+                for (std::size_t i = 0; i < n; ++i) x[i] = rng.uniform(-1, 1);
+                const std::vector<float> x0(x.data(), x.data() + n);
+                out[n_out] = canary;
+                scratch[n] = canary;
+                t->butterfly_simplex_batch(x.data(), out.data(), d, log2_d2, cs.data(), perm.data(), repeats, r.data(),
+                                           diag.data(), scratch.data());
+
+                double worst = 0.0;
+                std::vector<float> single(d), single_scratch(d);
+                for (std::size_t v = 0; v < rows; ++v) {
+                    for (unsigned i = 0; i < d; ++i) single[i] = x0[i * rows + v];
+                    scalar->butterfly(single.data(), d, log2_d2, cs.data(), perm.data(), repeats, false,
+                                      single_scratch.data());
+                    double below = 0.0;  // sum_{i<j} r_i y_i
+                    for (unsigned j = 0; j <= d; ++j) {
+                        const double want = j < d ? double(diag[j]) * single[j] - below : -below;
+                        worst = std::max(worst, std::fabs(out[j * rows + v] - want));
+                        if (j < d) below += double(r[j]) * single[j];
+                    }
+                }
+                CHECK(worst < 4e-6 * (log2_d2 + 1) * repeats);
+                CHECK(std::equal(x0.begin(), x0.end(), x.data()));
+                CHECK(out[n_out] == canary);
+                CHECK(scratch[n] == canary);
+            }
+        }
+    }
+}
+
+TEST_CASE("every table has a batched quadrature rule whose rows are whole registers, and is_complete requires it") {
+    for (const auto* t : available_tables()) {
+        CAPTURE(std::string(kfm_test::name(t->id)));
+        CHECK(bool(t->butterfly_simplex_batch != nullptr));
+        CHECK(t->butterfly_simplex_batch_rows >= 4);
+        CHECK(t->butterfly_simplex_batch_rows <= kfm::detail::max_butterfly_simplex_batch_rows);
+        CHECK((t->butterfly_simplex_batch_rows & (t->butterfly_simplex_batch_rows - 1)) == 0);  // a power of two
+        kfm::detail::kernel_table copy = *t;
+        copy.butterfly_simplex_batch = nullptr;
+        CHECK(!kfm::detail::is_complete(copy));
+        copy = *t;
+        copy.butterfly_simplex_batch_rows = kfm::detail::max_butterfly_simplex_batch_rows + 1;
+        CHECK(!kfm::detail::is_complete(copy));
+    }
+}
