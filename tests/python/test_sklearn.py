@@ -18,7 +18,10 @@ import kfm
 from kfm.sklearn import QuadratureSampler, RandomFeatures, SSFSampler
 
 # Every check of sklearn.utils.estimator_checks (scikit-learn 1.2) applies and passes for every
-# configuration below; none is skipped or expected to fail.
+# configuration below, with one listed exception: check_methods_subset_invariance is expected to fail for
+# quadrature maps (kfm.sklearn.QUADRATURE_BATCH_NOTE: batched and single-row kernels agree to float
+# rounding, not to 1e-7); test_quadrature_rows_do_not_depend_on_their_batch_beyond_rounding checks the
+# property at its real bound.
 CONFIGURATIONS = (
     [RandomFeatures(method=m, random_state=0) for m in ("rff", "rff-phase", "orf", "qmc", "sorf", "ssf", "quadrature")]
     + [RandomFeatures(method=m, kernel="arccos", order=1, random_state=0) for m in ("rff", "sorf", "ssf", "quadrature")]
@@ -133,3 +136,13 @@ def test_named_samplers_are_random_features_with_another_default_method():
     assert SSFSampler(method="rff").fit(x).feature_map_.method == "rff"
     with pytest.raises(TypeError):
         SSFSampler(no_such_parameter=1)
+
+
+def test_quadrature_rows_do_not_depend_on_their_batch_beyond_rounding():
+    x = data(50, 9, seed=4)
+    rf = QuadratureSampler(n_components=180, random_state=2).fit(x)
+    whole = rf.transform(x)
+    for rows in (slice(0, 1), slice(3, 11), slice(7, 50), slice(0, 50, 3)):
+        np.testing.assert_allclose(rf.transform(x[rows]), whole[rows], rtol=1e-4, atol=2e-6)
+    assert "check_methods_subset_invariance" in rf._get_tags()["_xfail_checks"]
+    assert "_xfail_checks" not in SSFSampler()._get_tags() or not SSFSampler()._get_tags()["_xfail_checks"]
