@@ -7,6 +7,9 @@
 #include <stdexcept>
 #include <string>
 
+#include <boost/math/distributions/chi_squared.hpp>
+#include <boost/math/quadrature/gauss_kronrod.hpp>
+
 #include "offline/random.hpp"
 
 namespace kfm::test {
@@ -96,6 +99,17 @@ double exact(const kfm::offline::kernel_spec& kernel, const std::vector<float>& 
     if (x.size() != y.size()) throw std::invalid_argument("exact: vectors of different lengths");
     const std::vector<double> xd(x.begin(), x.end()), yd(y.begin(), y.end());
     return kfm::offline::exact_kernel(kernel, xd.data(), yd.data(), static_cast<unsigned>(x.size()));
+}
+
+std::vector<float> point_row(const std::vector<float>& points, unsigned i, unsigned d) {
+    return {points.begin() + std::ptrdiff_t(i) * d, points.begin() + std::ptrdiff_t(i + 1) * d};
+}
+
+double chi_cos_mean(double k, double a) {
+    const boost::math::chi_squared_distribution<double> chi2(k);
+    auto f = [&](double q) { return std::cos(std::sqrt(q) * a) * boost::math::pdf(chi2, q); };
+    const double hi = boost::math::quantile(boost::math::complement(chi2, 1e-16));
+    return boost::math::quadrature::gauss_kronrod<double, 61>::integrate(f, 0.0, hi, 12, 1e-13);
 }
 
 }  // namespace kfm::test

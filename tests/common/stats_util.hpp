@@ -69,6 +69,12 @@ kfm::offline::gram_errors gram_error(const opened_map& map, const std::vector<fl
 std::vector<float> random_points(std::size_t n, unsigned d, std::uint64_t seed, double radius,
                                  bool fixed_norm = false);
 
+// Row i of n x d row-major points.
+std::vector<float> point_row(const std::vector<float>& points, unsigned i, unsigned d);
+
+// E[cos(r a)] for r ~ chi(k): cos(sqrt(q) a) integrated against the chi-squared(k) density of q = r^2.
+double chi_cos_mean(double k, double a);
+
 // Exact kernel between two float vectors of the map's input_dim (sphere kernels normalise).
 double exact(const kfm::offline::kernel_spec& kernel, const std::vector<float>& x, const std::vector<float>& y);
 

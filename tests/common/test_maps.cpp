@@ -50,21 +50,6 @@ fmt::map_meta base_meta(std::uint32_t input_dim, std::uint32_t work_dim, std::ui
     return m;
 }
 
-const offline::section* find_section(const offline::map_contents& map, std::uint32_t tag) {
-    for (const auto& s : map.sections)
-        if (s.tag == tag) return &s;
-    return nullptr;
-}
-
-template <class T>
-std::vector<T> section_values(const offline::map_contents& map, std::uint32_t tag) {
-    const offline::section* s = find_section(map, tag);
-    if (s == nullptr) return {};
-    std::vector<T> v(s->bytes.size() / sizeof(T));
-    if (!v.empty()) std::memcpy(v.data(), s->bytes.data(), s->bytes.size());
-    return v;
-}
-
 double apply_nonlinearity(fmt::nonlinearity k, double a, double phase) {
     switch (k) {
         case fmt::nonlinearity::cos_phase: return std::cos(a + phase);

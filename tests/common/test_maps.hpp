@@ -3,6 +3,7 @@
 // tests that edit files on purpose, and a plain double-precision reference of the runtime pipeline.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "kfm/format.hpp"
@@ -73,5 +74,18 @@ map open_or_fail(const file_buffer& buffer, isa requested = isa::scalar);
 
 // Deterministic test vectors in [-1, 1).
 std::vector<float> test_vector(std::uint32_t d, std::uint64_t seed);
+
+// The values of the section `tag` of an in-memory map as T (f32 / u32 / record sections); empty when the
+// map has no such section.
+template <class T>
+std::vector<T> section_values(const offline::map_contents& map, std::uint32_t tag) {
+    for (const auto& s : map.sections)
+        if (s.tag == tag) {
+            std::vector<T> v(s.bytes.size() / sizeof(T));
+            if (!v.empty()) std::memcpy(v.data(), s.bytes.data(), v.size() * sizeof(T));
+            return v;
+        }
+    return {};
+}
 
 }  // namespace kfm::test

@@ -24,17 +24,6 @@ using namespace kfm;
 
 namespace {
 
-template <class T>
-std::vector<T> section_values(const offline::map_contents& m, std::uint32_t tag) {
-    for (const auto& s : m.sections)
-        if (s.tag == tag) {
-            std::vector<T> v(static_cast<std::size_t>(s.count));
-            if (!v.empty()) std::memcpy(v.data(), s.bytes.data(), v.size() * sizeof(T));
-            return v;
-        }
-    return {};
-}
-
 offline::build_options quadrature_options(unsigned d, format::kernel kind) {
     offline::build_options o;
     o.method = format::method::quadrature;
@@ -50,8 +39,8 @@ offline::build_options quadrature_options(unsigned d, format::kernel kind) {
 // t = V^T (M_k x) per rule in double, from the map's stored angles and permutations (x is work_dim long).
 std::vector<double> reference_projection(const offline::map_contents& contents, const float* x) {
     const unsigned d = contents.meta.work_dim;
-    const auto cs = section_values<float>(contents, format::tag::butterfly);
-    const auto perm = section_values<std::uint32_t>(contents, format::tag::permutation);
+    const auto cs = kfm::test::section_values<float>(contents, format::tag::butterfly);
+    const auto perm = kfm::test::section_values<std::uint32_t>(contents, format::tag::permutation);
     const std::size_t cs_stride = 2 * (std::size_t(contents.meta.block_size) - 1);
     std::vector<double> t;
     for (unsigned k = 0; k < contents.meta.block_count; ++k) {

@@ -24,17 +24,6 @@ namespace {
 
 const std::vector<isa> all_isas = kfm::test::known_isas();
 
-template <class T>
-std::vector<T> values_of(const offline::map_contents& m, std::uint32_t tag) {
-    for (const auto& s : m.sections)
-        if (s.tag == tag) {
-            std::vector<T> v(static_cast<std::size_t>(s.count));
-            if (!v.empty()) std::memcpy(v.data(), s.bytes.data(), v.size() * sizeof(T));
-            return v;
-        }
-    return {};
-}
-
 std::vector<bool> bits_of(const offline::map_contents& m, std::uint32_t tag) {
     for (const auto& s : m.sections)
         if (s.tag == tag) {
@@ -82,10 +71,10 @@ double max_rel_diff(const std::vector<float>& a, const std::vector<double>& b) {
 TEST_CASE("butterfly_simplex: the fast path equals the dense rho * Q V reference on every ISA") {
     for (unsigned d : {1u, 2u, 3u, 8u, 13u, 16u, 22u, 30u, 64u, 784u, 1024u}) {
         const auto contents = offline::build_map(options(format::method::quadrature, d, 4 * (d + 1)));
-        const auto cs = values_of<float>(contents, format::tag::butterfly);
-        const auto perm = values_of<std::uint32_t>(contents, format::tag::permutation);
-        const auto scales = values_of<float>(contents, format::tag::scales);
-        const auto weights = values_of<float>(contents, format::tag::weights);
+        const auto cs = kfm::test::section_values<float>(contents, format::tag::butterfly);
+        const auto perm = kfm::test::section_values<std::uint32_t>(contents, format::tag::permutation);
+        const auto scales = kfm::test::section_values<float>(contents, format::tag::scales);
+        const auto weights = kfm::test::section_values<float>(contents, format::tag::weights);
         const unsigned rules = contents.meta.block_count;
         const std::size_t cs_stride = 2 * (contents.meta.block_size - 1);
         const auto v = offline::simplex_matrix(d);
@@ -113,7 +102,7 @@ TEST_CASE("butterfly_simplex: the fast path equals the dense rho * Q V reference
             phi_ref[j] = weights[j] * std::cos(double(scales[j]) * t_ref[j]);
             phi_ref[p + j] = weights[j] * std::sin(double(scales[j]) * t_ref[j]);
         }
-        phi_ref[2 * p] = values_of<float>(contents, format::tag::constants).at(0);
+        phi_ref[2 * p] = kfm::test::section_values<float>(contents, format::tag::constants).at(0);
 
         for (isa i : all_isas) {
             if (!isa_available(i)) continue;

@@ -15,6 +15,8 @@ using kfm::format::kernel;
 using kfm::format::method;
 using kfm::offline::build_options;
 
+using kfm::test::point_row;
+
 namespace {
 
 struct config {
@@ -54,10 +56,6 @@ build_options options(const config& c, unsigned d, unsigned D, std::uint64_t see
     return o;
 }
 
-std::vector<float> row(const std::vector<float>& points, unsigned i, unsigned d) {
-    return {points.begin() + i * d, points.begin() + (i + 1) * d};
-}
-
 }  // namespace
 
 // 16 pairs x 3 point pairs = 48 intervals at 99.99%: a correct sampler fails one with probability below
@@ -73,11 +71,11 @@ TEST_CASE("every new (method, kernel) pair is unbiased: the mean over seeds brac
             auto map = kfm::test::map_from_options(options(c, d, D, 1000 + s, 0.8));
             spec = kfm::offline::kernel_spec_from_map(map.view());
             for (unsigned p = 0; p < pairs; ++p)
-                estimates[p].push_back(kfm::test::estimate(map, row(points, 2 * p, d), row(points, 2 * p + 1, d)));
+                estimates[p].push_back(kfm::test::estimate(map, point_row(points, 2 * p, d), point_row(points, 2 * p + 1, d)));
         }
         for (unsigned p = 0; p < pairs; ++p) {
             CAPTURE(p);
-            const double exact = kfm::test::exact(spec, row(points, 2 * p, d), row(points, 2 * p + 1, d));
+            const double exact = kfm::test::exact(spec, point_row(points, 2 * p, d), point_row(points, 2 * p + 1, d));
             const auto ci = kfm::test::mean_with_ci(estimates[p], 0.9999);
             CAPTURE(exact);
             CAPTURE(ci.mean);

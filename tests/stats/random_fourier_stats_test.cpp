@@ -21,6 +21,8 @@ using kfm::format::kernel;
 using kfm::format::method;
 using kfm::offline::build_options;
 
+using kfm::test::point_row;
+
 namespace {
 
 using config = kfm::test::random_fourier_config;
@@ -39,10 +41,6 @@ build_options options(const config& c, unsigned d, unsigned D, std::uint64_t see
     return o;
 }
 
-std::vector<float> row(const std::vector<float>& points, unsigned i, unsigned d) {
-    return {points.begin() + i * d, points.begin() + (i + 1) * d};
-}
-
 }  // namespace
 
 TEST_CASE("every baseline is unbiased: the mean estimate over seeds brackets the exact kernel") {
@@ -57,11 +55,11 @@ TEST_CASE("every baseline is unbiased: the mean estimate over seeds brackets the
             spec = kfm::offline::kernel_spec_from_map(map.view());
             for (unsigned p = 0; p < pairs; ++p)
                 estimates[p].push_back(
-                    kfm::test::estimate(map, row(points, 2 * p, d), row(points, 2 * p + 1, d)));
+                    kfm::test::estimate(map, point_row(points, 2 * p, d), point_row(points, 2 * p + 1, d)));
         }
         for (unsigned p = 0; p < pairs; ++p) {
             CAPTURE(p);
-            const double exact = kfm::test::exact(spec, row(points, 2 * p, d), row(points, 2 * p + 1, d));
+            const double exact = kfm::test::exact(spec, point_row(points, 2 * p, d), point_row(points, 2 * p + 1, d));
             const auto ci = kfm::test::mean_with_ci(estimates[p], 0.999);
             CAPTURE(exact);
             CAPTURE(ci.mean);
@@ -69,8 +67,8 @@ TEST_CASE("every baseline is unbiased: the mean estimate over seeds brackets the
             CHECK(ci.contains(exact));
             // Power: the interval is narrow against the kernel's scale sqrt(k(x,x) k(y,y)), so a wrong
             // weight or bandwidth would be caught.
-            const double scale = std::sqrt(kfm::test::exact(spec, row(points, 2 * p, d), row(points, 2 * p, d)) *
-                                           kfm::test::exact(spec, row(points, 2 * p + 1, d), row(points, 2 * p + 1, d)));
+            const double scale = std::sqrt(kfm::test::exact(spec, point_row(points, 2 * p, d), point_row(points, 2 * p, d)) *
+                                           kfm::test::exact(spec, point_row(points, 2 * p + 1, d), point_row(points, 2 * p + 1, d)));
             CAPTURE(scale);
             CHECK(ci.half_width < 0.05 * scale);
         }

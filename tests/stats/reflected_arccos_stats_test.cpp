@@ -15,6 +15,8 @@
 using kfm::format::method;
 using kfm::offline::build_options;
 
+using kfm::test::point_row;
+
 namespace {
 
 constexpr method methods[] = {method::rff, method::orf, method::qmc, method::sorf};
@@ -30,10 +32,6 @@ build_options arccos_options(method m, unsigned order, unsigned d, unsigned D, s
     o.seed = seed;
     o.arccos_pairs = pairs;
     return o;
-}
-
-std::vector<float> row(const std::vector<float>& points, unsigned i, unsigned d) {
-    return {points.begin() + i * d, points.begin() + (i + 1) * d};
 }
 
 std::string describe(method m, unsigned order) {
@@ -55,9 +53,9 @@ TEST_CASE("reflected is the default and its second block is f(-w.x) of the first
             REQUIRE(map.output_dim() == D);
             const unsigned half = D / 2;
             for (unsigned i = 0; i < 3; ++i) {
-                const auto phi = kfm::test::transform_one(map, row(points, i, d));
+                const auto phi = kfm::test::transform_one(map, point_row(points, i, d));
                 const auto minus = [&] {
-                    auto x = row(points, i, d);
+                    auto x = point_row(points, i, d);
                     for (float& v : x) v = -v;
                     return kfm::test::transform_one(map, x);
                 }();
@@ -95,19 +93,19 @@ TEST_CASE("reflected arc-cosine features are unbiased: the mean estimate over se
             for (unsigned s = 0; s < seeds; ++s) {
                 const auto map = kfm::test::map_from_options(arccos_options(m, order, d, D, 7000 + s));
                 for (unsigned p = 0; p < pairs; ++p)
-                    estimates[p].push_back(kfm::test::estimate(map, row(points, 2 * p, d), row(points, 2 * p + 1, d)));
+                    estimates[p].push_back(kfm::test::estimate(map, point_row(points, 2 * p, d), point_row(points, 2 * p + 1, d)));
                 if (m != method::sorf) continue;
                 const auto plain = kfm::test::map_from_options(arccos_options(m, order, d, D, 7000 + s, "plain"));
                 for (unsigned p = 0; p < pairs; ++p)
                     differences[p].push_back(estimates[p].back() -
-                                             kfm::test::estimate(plain, row(points, 2 * p, d), row(points, 2 * p + 1, d)));
+                                             kfm::test::estimate(plain, point_row(points, 2 * p, d), point_row(points, 2 * p + 1, d)));
             }
             kfm::offline::kernel_spec spec;
             spec.kind = kfm::format::kernel::arccos;
             spec.order = order;
             for (unsigned p = 0; p < pairs; ++p) {
                 CAPTURE(p);
-                const auto x = row(points, 2 * p, d), y = row(points, 2 * p + 1, d);
+                const auto x = point_row(points, 2 * p, d), y = point_row(points, 2 * p + 1, d);
                 const double exact = kfm::test::exact(spec, x, y);
                 const auto ci = kfm::test::mean_with_ci(m == method::sorf ? differences[p] : estimates[p], 0.999);
                 CAPTURE(exact);

@@ -5,8 +5,6 @@
 // D = 16d the Gram error is at least 2x below the midpoint rule's floor on synthetic data.
 #include <doctest/doctest.h>
 
-#include <boost/math/distributions/chi_squared.hpp>
-#include <boost/math/quadrature/gauss_kronrod.hpp>
 #include <cmath>
 #include <vector>
 
@@ -32,13 +30,6 @@ kfm::offline::build_options gaussian_ssf(unsigned d, unsigned features, std::uin
     return o;
 }
 
-// E[cos(r a)] for r ~ chi(k), integrated against the chi-squared(k) density of q = r^2.
-double chi_cos_mean(double k, double a) {
-    const boost::math::chi_squared_distribution<double> chi2(k);
-    auto f = [&](double q) { return std::cos(std::sqrt(q) * a) * boost::math::pdf(chi2, q); };
-    const double hi = boost::math::quantile(boost::math::complement(chi2, 1e-16));
-    return boost::math::quadrature::gauss_kronrod<double, 61>::integrate(f, 0.0, hi, 12, 1e-13);
-}
 
 }  // namespace
 

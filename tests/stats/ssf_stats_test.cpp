@@ -6,7 +6,6 @@
 
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/normal.hpp>
-#include <boost/math/quadrature/gauss_kronrod.hpp>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -33,13 +32,6 @@ kfm::offline::build_options ssf_options(unsigned d, unsigned features, fmt::kern
     return o;
 }
 
-// E[cos(r a)] for r ~ chi(k): integrate cos(sqrt(q) a) against the chi-squared(k) density of q = r^2.
-double chi_cos_mean(double k, double a) {
-    const boost::math::chi_squared_distribution<double> chi2(k);
-    auto f = [&](double q) { return std::cos(std::sqrt(q) * a) * boost::math::pdf(chi2, q); };
-    const double hi = boost::math::quantile(boost::math::complement(chi2, 1e-16));
-    return boost::math::quadrature::gauss_kronrod<double, 61>::integrate(f, 0.0, hi, 12, 1e-13);
-}
 
 }  // namespace
 
