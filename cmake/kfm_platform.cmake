@@ -18,7 +18,7 @@ function(kfm_platform isa)
   target_compile_options(kfm_kernels_${isa} PRIVATE -fno-exceptions -fno-rtti ${KFM_WARNINGS} ${arg_FLAGS})
   target_link_libraries(kfm_kernels_${isa} PRIVATE kfm_dep_xsimd)
   # Which table entries the kept projections need (src/runtime/kernel_selection.hpp).
-  target_compile_definitions(kfm_kernels_${isa} PRIVATE ${KFM_PROJECTION_DEFINITIONS})
+  target_compile_definitions(kfm_kernels_${isa} PRIVATE ${KFM_PROJECTION_DEFINITIONS} ${KFM_NONLINEARITY_DEFINITIONS})
   set(KFM_KERNEL_OBJECT_LIBS ${KFM_KERNEL_OBJECT_LIBS} kfm_kernels_${isa} PARENT_SCOPE)
   set(KFM_BUILT_ISAS ${KFM_BUILT_ISAS} ${isa} PARENT_SCOPE)
 endfunction()

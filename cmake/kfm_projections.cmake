@@ -1,7 +1,10 @@
-# KFM_PROJECTIONS: which projections the runtime contains. Sets KFM_LEFT_OUT_PROJECTION_FILES (the
-# src/runtime/projection_<kind>.cpp files the runtime does not compile) and KFM_PROJECTION_DEFINITIONS
-# (KFM_PROJECTION_<KIND>=1 for each kept one), which src/runtime/projection_registry.cpp and every ISA's
-# kernel table (src/runtime/kernel_selection.hpp) read. A map whose projection is left out fails kfm::open with
+# KFM_PROJECTIONS: which projections the runtime contains, and KFM_NONLINEARITIES which nonlinearities its
+# feature stage contains (KFM_NONLINEARITY_DEFINITIONS: KFM_LEAVE_OUT_NONLINEARITY_<KIND>=1 for each left
+# out, read by src/kernels/nonlinearity_selection.hpp; such maps fail open with status::unknown_nonlinearity).
+# For the projections it sets KFM_LEFT_OUT_PROJECTION_FILES (the src/runtime/projection_<kind>.cpp files
+# the runtime does not compile) and KFM_PROJECTION_DEFINITIONS (KFM_PROJECTION_<KIND>=1 for each kept one),
+# which src/runtime/projection_registry.cpp and every ISA's kernel table (src/runtime/kernel_selection.hpp)
+# read. A map whose projection is left out fails kfm::open with
 # status::unknown_projection. A full build (tests, tool) needs every projection.
 set(_kfm_projection_file_dense projection_dense.cpp)
 set(_kfm_projection_file_ssf_fft projection_ssf.cpp)
@@ -31,9 +34,26 @@ foreach(p IN LISTS KFM_ALL_PROJECTIONS)
     list(APPEND _kfm_left_out ${p})
   endif()
 endforeach()
+if(NOT KFM_NONLINEARITIES)
+  message(FATAL_ERROR "KFM_NONLINEARITIES is empty; give at least one of: ${KFM_ALL_NONLINEARITIES}")
+endif()
+foreach(k IN LISTS KFM_NONLINEARITIES)
+  if(NOT k IN_LIST KFM_ALL_NONLINEARITIES)
+    message(FATAL_ERROR "KFM_NONLINEARITIES: unknown nonlinearity '${k}' (known: ${KFM_ALL_NONLINEARITIES})")
+  endif()
+endforeach()
+set(KFM_NONLINEARITY_DEFINITIONS "")
+foreach(k IN LISTS KFM_ALL_NONLINEARITIES)
+  if(NOT k IN_LIST KFM_NONLINEARITIES)
+    string(TOUPPER ${k} K)
+    list(APPEND KFM_NONLINEARITY_DEFINITIONS KFM_LEAVE_OUT_NONLINEARITY_${K}=1)
+    list(APPEND _kfm_left_out ${k})
+  endif()
+endforeach()
 list(JOIN _kfm_left_out ", " _kfm_left_out)
 if(_kfm_left_out AND (KFM_BUILD_TESTS OR KFM_BUILD_CLI OR KFM_BUILD_BENCH))
-  message(FATAL_ERROR "KFM_PROJECTIONS leaves out ${_kfm_left_out}: only a runtime-only build "
-                      "(-DKFM_RUNTIME_ONLY=ON) may; the tests, the tool and the benchmarks need every projection")
+  message(FATAL_ERROR "KFM_PROJECTIONS / KFM_NONLINEARITIES leave out ${_kfm_left_out}: only a runtime-only build "
+                      "(-DKFM_RUNTIME_ONLY=ON) may; the tests, the tool and the benchmarks need every projection "
+                      "and nonlinearity")
 endif()
-message(STATUS "kfm: projections: ${KFM_PROJECTIONS}")
+message(STATUS "kfm: projections: ${KFM_PROJECTIONS}; nonlinearities: ${KFM_NONLINEARITIES}")

@@ -27,7 +27,7 @@
     X(unknown_method, UNKNOWN_METHOD, "unknown method")                                                      \
     X(unknown_kernel, UNKNOWN_KERNEL, "unknown kernel")                                                      \
     X(unknown_projection, UNKNOWN_PROJECTION, "unknown projection kind, or one this build leaves out")        \
-    X(unknown_nonlinearity, UNKNOWN_NONLINEARITY, "unknown nonlinearity")                                    \
+    X(unknown_nonlinearity, UNKNOWN_NONLINEARITY, "unknown nonlinearity, or one this build leaves out")      \
     X(isa_unavailable, ISA_UNAVAILABLE, "requested ISA is not available in this build or on this CPU")       \
     X(unknown_isa, UNKNOWN_ISA, "unknown ISA name")                                                          \
     X(wrong_dimension, WRONG_DIMENSION, "input dimension does not match the map")                            \

@@ -10,6 +10,7 @@
 // Beyond 1e5 see kernels/trig.hpp (finite arguments always give finite outputs, at most |w| (1 + 2^-21)).
 #pragma once
 #include "kernels/kernel_table.hpp"
+#include "kernels/nonlinearity_selection.hpp"
 #include "kernels/trig.hpp"
 #include "kernels/vec.hpp"
 
@@ -130,16 +131,29 @@ inline void real_feature_loop(const feature_args& f) noexcept {
     else feature_loop<K, false, A>(f);
 }
 
+// A kind this build leaves out (nonlinearity_selection.hpp) has no loop: open refuses its maps.
 template <class A>
 void features(const feature_args& f) noexcept {
     using N = format::nonlinearity;
     switch (f.kind) {
-        case N::cos_sin: feature_loop<N::cos_sin, true, A>(f); break;
-        case N::cos_phase: feature_loop<N::cos_phase, false, A>(f); break;
-        case N::relu: real_feature_loop<N::relu, A>(f); break;
-        case N::step: real_feature_loop<N::step, A>(f); break;
-        case N::relu2: real_feature_loop<N::relu2, A>(f); break;
-        case N::identity: real_feature_loop<N::identity, A>(f); break;
+        case N::cos_sin:
+            if constexpr (nonlinearity_built(N::cos_sin)) feature_loop<N::cos_sin, true, A>(f);
+            break;
+        case N::cos_phase:
+            if constexpr (nonlinearity_built(N::cos_phase)) feature_loop<N::cos_phase, false, A>(f);
+            break;
+        case N::relu:
+            if constexpr (nonlinearity_built(N::relu)) real_feature_loop<N::relu, A>(f);
+            break;
+        case N::step:
+            if constexpr (nonlinearity_built(N::step)) real_feature_loop<N::step, A>(f);
+            break;
+        case N::relu2:
+            if constexpr (nonlinearity_built(N::relu2)) real_feature_loop<N::relu2, A>(f);
+            break;
+        case N::identity:
+            if constexpr (nonlinearity_built(N::identity)) real_feature_loop<N::identity, A>(f);
+            break;
         case N::product: break;  // evaluated by the runtime from the groups section
     }
 }

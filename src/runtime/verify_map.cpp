@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "kernels/nonlinearity_selection.hpp"
 #include "runtime/checked.hpp"
 #include "runtime/projection.hpp"
 #include "runtime/verify.hpp"
@@ -118,6 +119,7 @@ status check_segment(const map_state& v, const fmt::feature_segment& s, std::uin
     const fmt::map_meta& m = *v.meta;
     if (!nonlinearity_known(s.nonlinearity)) return status::unknown_nonlinearity;
     const auto kind = static_cast<fmt::nonlinearity>(s.nonlinearity);
+    if (!nonlinearity_built(kind)) return status::unknown_nonlinearity;
     if (!fits_convention(kind, m.output_convention)) return status::bad_meta;
     if ((s.flags & ~fmt::segment_flag_reflect) != 0) return status::bad_meta;
     const bool reflect = (s.flags & fmt::segment_flag_reflect) != 0;
