@@ -11,9 +11,10 @@
 #      consumers, maps written by the native kfm);
 #   4. a runtime-only ARMv7 build (KFM_RUNTIME_ONLY, no -fPIC, user CMAKE_CXX_FLAGS=-O2) that sees no
 #      header-only library but xsimd: proves the runtime needs nothing else and the toolchain keeps NEON;
-#   5. code size (scripts/code-size.sh check): an SSF-only AArch64 runtime-only build; the .text an
-#      open + transform program adds must stay within scripts/code-size.limit, and under qemu that
-#      program transforms an SSF map and refuses a dense one (a projection the build leaves out).
+#   5. code size (scripts/code-size.sh check): two SSF-only AArch64 runtime-only builds (every
+#      nonlinearity; cos_sin only); the code an open + transform program adds must stay within
+#      scripts/code-size.limit, and under qemu that program transforms an SSF map, refuses a dense one (a
+#      projection the build leaves out) and, in the cos_sin-only build, an SSF arc-cosine map.
 # Prints a final line "N passed, N failed" summing the ctest runs (a build that fails counts as one
 # failure), with ", N skipped" added when ctest skipped suites (the repro suite without its data sets, see
 # KFM_DATA_DIR in README.md): a skipped suite counts neither as passed nor as failed. Exits non-zero on any
