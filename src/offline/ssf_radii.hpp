@@ -8,9 +8,9 @@
 //               median quantile)
 //   auto        gaussian: antithetic with M = 2 when 2m <= 32 and its directions fill a whole FFT block;
 //               otherwise midpoint with M = 1 (where one radius per direction and more directions win).
-//               matern, rational-quadratic: never midpoint (their radial law does not concentrate as d
-//               grows, so one radius for every direction is a large bias at every d): antithetic with
-//               M = 2 when its directions fill a whole FFT block, otherwise shifted with M = 1
+//               matern, rational-quadratic: shifted with M = 1, one independent radius per direction
+//               (never midpoint: their radial law does not concentrate as d grows, so one radius for
+//               every direction is a large bias at every d)
 #pragma once
 #include <cstdint>
 #include <string>
