@@ -62,13 +62,17 @@ build_options options(const config& c, unsigned d, unsigned D, std::uint64_t see
 
 }  // namespace
 
-// 23 pairs x 3 point pairs = 69 intervals at 99.99%: a correct sampler fails one with probability below
-// 0.7% for a fresh choice of seeds (the seeds are fixed, so the outcome is deterministic). ssf uses its
-// default radial rule for these kernels (shifted, one independent quantile per direction).
+// 19 pairs x 3 point pairs = 57 intervals at 99.99%: a correct sampler fails one with probability below
+// 0.6% for a fresh choice of seeds (the seeds are fixed, so the outcome is deterministic). ssf is left out:
+// its directions are the structured index set with random signs, not uniform on the sphere, and at this
+// power the gaussian SSF is as biased as its Matérn maps (d = 8, D = 64, length 0.8, 1500 seeds: mean
+// 0.037 / 0.146 / 0.322 against exact 0.059 / 0.126 / 0.259), so the test would measure the directions,
+// not the radii; the radial law SSF uses is tested in tests/offline/radial_laws_test.cpp.
 TEST_CASE("every new (method, kernel) pair is unbiased: the mean over seeds brackets the exact kernel") {
     const unsigned d = 8, D = 64, seeds = 1500, pairs = 3;
     const auto points = kfm::test::random_points(2 * pairs, d, 2026, 1.0);
     for (const config& c : configs) {
+        if (c.m == method::ssf) continue;
         CAPTURE(describe(c));
         std::vector<std::vector<double>> estimates(pairs);
         kfm::offline::kernel_spec spec;
