@@ -11,7 +11,12 @@ Example (the reflected arc-cosine RFF table of docs/results.md):
   scripts/accuracy_sweep.py --kfm build/kfm --method rff --kernel "arccos --order 0" \
       --a "--arccos-pairs plain" --b "--arccos-pairs reflected" --datasets letter,usps --seeds 10
 
-Data sets are <KFM_DATA_DIR or the shared/data directory beside the repository>/<name>/X_train.npy.
+Comparing two methods (e.g. SSF against RFF for the Matérn kernel, docs/results-kernels.md):
+  scripts/accuracy_sweep.py --method ssf --b-method rff --kernel "matern --nu 1.5" --sigma-median \
+      --datasets letter,usps,housing --multiples 4 --seeds 10
+
+Data sets are <KFM_DATA_DIR or the shared/data directory beside the repository>/<name>/X_train.npy (or
+X.npy for a data set without a train split).
 """
 import argparse
 import json
@@ -84,6 +89,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--kfm", default="build/kfm")
     p.add_argument("--method", required=True)
+    p.add_argument("--b-method", default="", help="method of variant B (default: --method)")
     p.add_argument("--kernel", required=True, help='e.g. "arccos --order 0" or "gaussian --sigma 4"')
     p.add_argument("--a", default="", help="extra build options of variant A")
     p.add_argument("--b", default="", help="extra build options of variant B")
@@ -94,27 +100,35 @@ def main():
     p.add_argument("--multiples", default="2,4,8,16", help="D as multiples of d")
     p.add_argument("--seeds", type=int, default=10)
     p.add_argument("--sigma", default="", help="per data set gaussian sigma, e.g. letter=0.5,usps=10")
+    p.add_argument("--sigma-median", action="store_true",
+                   help="every kernel's length from the data: --sigma median --data <the data set>")
     o = p.parse_args()
 
     sigmas = dict(kv.split("=") for kv in o.sigma.split(",") if kv)
-    print(f"method {o.method}, kernel {o.kernel}; A: `{o.a} {o.a_per_d}`, B: `{o.b} {o.b_per_d}`, "
+    print(f"method {o.method} (B: {o.b_method or o.method}), kernel {o.kernel}; A: `{o.a} {o.a_per_d}`, "
+          f"B: `{o.b} {o.b_per_d}`, "
           f"{o.seeds} map seeds\n")
     print("| data | d | D | A: rel. Frobenius | B: rel. Frobenius | A / B (95% bootstrap) |")
     print("|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as work:
         for name in o.datasets.split(","):
             data = os.path.join(data_dir(), name, "X_train.npy")
+            if not os.path.exists(data):
+                data = os.path.join(data_dir(), name, "X.npy")
             d = npy_dim(data)
             kernel = shlex.split(o.kernel)
             if name in sigmas and kernel[0] == "gaussian":
                 kernel += ["--sigma", sigmas[name]]
+            if o.sigma_median:
+                kernel += ["--sigma", "median", "--data", data]
             for mult in (int(m) for m in o.multiples.split(",")):
                 features = mult * d
                 quarter = 1 << max(1, (features // 4 - 1).bit_length())
                 va, vb, dims = [], [], set()
                 for seed in range(1, o.seeds + 1):
-                    for extra, per_d, out in ((o.a, o.a_per_d, va), (o.b, o.b_per_d, vb)):
-                        args = ["--method", o.method, "--kernel", *kernel, *shlex.split(extra),
+                    for method, extra, per_d, out in ((o.method, o.a, o.a_per_d, va),
+                                                      (o.b_method or o.method, o.b, o.b_per_d, vb)):
+                        args = ["--method", method, "--kernel", *kernel, *shlex.split(extra),
                                 *shlex.split(per_d.replace("{D}", str(features)).replace("{D4}", str(quarter)))]
                         e, dim = error(o.kfm, args, data, d, features, seed, work)
                         out.append(e)

@@ -25,8 +25,9 @@ mkdir -p "$work"
 "$kfm" synth --rows "$rows" --dim "$d" --seed 1 -o "$work/X.npy"
 
 # Kernels and their parameters: gaussian with sigma^2 = d/2 (the quadrature paper's choice), arccos of
-# each order, the polynomial kernel on the sphere, and GORF's indefinite delta-gaussian c = (1, -1),
-# sigma = (1, 10).
+# each order, the polynomial kernel on the sphere, GORF's indefinite delta-gaussian c = (1, -1),
+# sigma = (1, 10), and the Matérn (nu = 3/2, 5/2), rational-quadratic (alpha = 1.5) and L1 Laplacian
+# kernels with the gaussian's length (docs/kernels.md; a method refuses a kernel it does not cover).
 sigma=$(awk -v d="$d" 'BEGIN { printf "%.6g", sqrt(d / 2) }')
 kernels=(
   "gaussian|--kernel gaussian --sigma $sigma"
@@ -35,6 +36,10 @@ kernels=(
   "arccos-2|--kernel arccos --order 2"
   "poly-sphere p3 a4|--kernel polynomial-sphere --degree 3 --scale 4"
   "delta-gaussian|--kernel delta-gaussian --weights 1,-1 --sigmas 1,10"
+  "matern 1.5|--kernel matern --nu 1.5 --sigma $sigma"
+  "matern 2.5|--kernel matern --nu 2.5 --sigma $sigma"
+  "rq a1.5|--kernel rational-quadratic --alpha 1.5 --sigma $sigma"
+  "laplacian|--kernel laplacian --sigma $sigma"
 )
 methods=(rff rff-phase orf sorf qmc ssf quadrature srf gorf grff maclaurin tensorsketch)
 

@@ -42,7 +42,8 @@ const char* const build_help = R"(usage: kfm build --method M --kernel K --input
                     maclaurin | tensorsketch (a method not built into this kfm reports "not available")
   --kernel K        gaussian | arccos | polynomial-sphere | delta-gaussian | matern |
                     rational-quadratic | laplacian (matern and rational-quadratic: rff, rff-phase,
-                    orf, qmc, sorf; laplacian: rff, rff-phase, qmc)
+                    orf, qmc, sorf, ssf, quadrature -- quadrature needs nu > 1, alpha > 1;
+                    laplacian: rff, rff-phase, qmc)
   --input-dim d     input dimension
   --features D      requested output dimension; a method with a natural granularity rounds it
                     ('kfm inspect' reports the real output_dim)

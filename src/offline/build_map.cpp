@@ -25,7 +25,7 @@ const std::string limit_text = std::to_string(format::max_dim) + " (2^24, the la
 // granularity round at least this far. The exact check is check_built_dims, after the build.
 std::uint64_t least_output_dim(const build_options& o) {
     const std::uint64_t f = o.features;
-    const bool gaussian = o.kernel.kind == format::kernel::gaussian;
+    const bool gaussian = scale_mixture_kernel(o.kernel.kind);
     switch (o.method) {
         case format::method::quadrature: {  // whole rules of 2 (d + 1) outputs, at least one
             const std::uint64_t per_rule = 2 * (std::uint64_t{o.input_dim} + 1);

@@ -1,14 +1,16 @@
 // Builder for the SR(3,3) quadrature features with butterfly orthogonal matrices (Munkhoeva et al. 2018;
 // docs methods.md). Each rule k draws a butterfly network M_k (angles + permutation) and a radius
-// rho_j ~ chi(d+2) per simplex vertex; the points are rho_j Q_k v_j with Q_k = M_k^T, the weights
-// sqrt(d)/rho_j, and the constant a0 = 1 - mean_j w_j^2 becomes a constant feature whose signature
-// follows its sign, which keeps the estimator unbiased. The haar_rotations option replaces the butterflies
+// rho_j per simplex vertex from the size-biased radial law (chi(d+2) for the gaussian; radial_laws.hpp for
+// matern and rational-quadratic); the points are rho_j Q_k v_j with Q_k = M_k^T, the weights
+// sqrt(m2)/rho_j with m2 = E||w||^2 (d for the gaussian), and the constant a0 = 1 - mean_j w_j^2 becomes a
+// constant feature whose signature follows its sign, which keeps the estimator unbiased. The haar_rotations option replaces the butterflies
 // by dense Haar Q_k (dense projection) to measure what the butterflies cost in accuracy.
 // Arccos kinds are positively homogeneous, w f(rho t) = (w rho^b) f(t): the radii are folded into the
 // weights (no scales section), and for order 1, where w rho = sqrt(d / points) for every point, into one
 // scalar weight, so the feature stage reads only its projections.
 // The builder follows the paper: options -> sizes (rules of d+1 points) -> per rule the rotation Q_k and the
-// radii rho_j -> weights w_j and the constant a0 -> segment and sections.
+// radii rho_j -> weights w_j and the constant a0 -> segment and sections. Below, `gaussian` covers the other
+// scale-mixture kernels (matern, rational-quadratic) too: they share its cos/sin features.
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -16,6 +18,8 @@
 
 #include "offline/builders.hpp"
 #include "offline/butterfly_angles.hpp"
+#include "offline/fourier_kernels.hpp"
+#include "offline/radial_laws.hpp"
 #include "offline/random.hpp"
 #include "offline/sections.hpp"
 #include "offline/simplex.hpp"
@@ -84,14 +88,35 @@ rotations sample_rotations(const build_options& o, const quadrature_sizes& z) {
     return q;
 }
 
-// Draws the d+1 radii of one rule; with `resample` redraws them until the rule's a0 >= 0 (the paper's
-// biased variant).
-void draw_radii(rng& r, unsigned d, bool resample, double* rho) {
+// The radial law the rule integrates against: the kernel's own for the gaussian, matern and
+// rational-quadratic, the gaussian's for arccos (its features are of gaussian projections).
+kernel_spec radial_law(const build_options& o) {
+    return scale_mixture_kernel(o.kernel.kind) ? o.kernel : kernel_spec{};
+}
+
+// Matern nu <= 1: E||w||^2 is infinite, so the weights m2 / rho^2 are undefined. Rational quadratic
+// alpha <= 1: m2 is finite (the rule is unbiased) but the weights' variance, m2 E||w||^{-2}, is not
+// (E[1/G] diverges for G ~ Gamma(alpha <= 1)), so the error does not fall as 1/sqrt(D).
+void check_radial_moments(const build_options& o) {
+    const std::string others = "; build it with rff, rff-phase, orf, qmc, sorf or ssf";
+    if (o.kernel.kind == format::kernel::matern && !(o.kernel.nu > 1.0))
+        throw std::invalid_argument("quadrature: matern needs nu > 1 (the stochastic radial rule weights each radius "
+                                    "by E||w||^2 / rho^2, and E||w||^2 is infinite for nu <= 1)" + others);
+    if (o.kernel.kind == format::kernel::rational_quadratic && !(o.kernel.alpha > 1.0))
+        throw std::invalid_argument("quadrature: rational-quadratic needs alpha > 1 (the stochastic radial rule's "
+                                    "weights E||w||^2 / rho^2 have infinite variance for alpha <= 1, since "
+                                    "E||w||^-2 is infinite)" + others);
+}
+
+// Draws the d+1 radii of one rule from the size-biased law; with `resample` redraws them until the rule's
+// a0 >= 0 (the paper's biased variant).
+void draw_radii(rng& r, const kernel_spec& law, unsigned d, bool resample, double* rho) {
+    const double m2 = radial_second_moment(law, d);
     for (unsigned attempt = 0; attempt < max_resample_attempts; ++attempt) {
         double mean_w2 = 0.0;
         for (unsigned j = 0; j <= d; ++j) {
-            rho[j] = r.chi(double(d) + 2.0);
-            mean_w2 += double(d) / (rho[j] * rho[j]);
+            rho[j] = size_biased_radius(law, d, r);
+            mean_w2 += m2 / (rho[j] * rho[j]);
         }
         mean_w2 /= double(d + 1);
         if (!resample || mean_w2 <= 1.0) return;
@@ -99,8 +124,8 @@ void draw_radii(rng& r, unsigned d, bool resample, double* rho) {
     throw std::invalid_argument("quadrature: radius resampling did not reach a0 >= 0");
 }
 
-// Per point: the scale rho_j (/ sigma for the gaussian) and the weight w_j / sqrt(points), w_j = sqrt(d) /
-// rho_j; and the rule's constant a0 = 1 - mean w_j^2.
+// Per point: the scale rho_j (/ sigma for the gaussian and the other scale mixtures) and the weight
+// w_j / sqrt(points), w_j = sqrt(m2) / rho_j; and the rule's constant a0 = 1 - mean w_j^2.
 struct point_radii {
     std::vector<double> scales, weights;
     double a0 = 0.0;
@@ -108,7 +133,9 @@ struct point_radii {
 
 point_radii sample_radii(const build_options& o, const quadrature_sizes& z) {
     const unsigned d = z.d;
-    const bool gaussian = o.kernel.kind == format::kernel::gaussian;
+    const bool gaussian = scale_mixture_kernel(o.kernel.kind);
+    const kernel_spec law = radial_law(o);
+    const double m2 = radial_second_moment(law, d);
     point_radii out;
     out.scales.resize(z.points);
     out.weights.resize(z.points);
@@ -116,10 +143,10 @@ point_radii sample_radii(const build_options& o, const quadrature_sizes& z) {
     double sum_w2 = 0.0;
     for (unsigned k = 0; k < z.rules; ++k) {
         rng radii(derive(o.seed, 3 * k + 2));
-        draw_radii(radii, d, o.resample_radii, rho.data());
+        draw_radii(radii, law, d, o.resample_radii, rho.data());
         for (unsigned j = 0; j <= d; ++j) {
             const std::size_t p = std::size_t(k) * (d + 1) + j;
-            const double w = std::sqrt(double(d)) / rho[j];
+            const double w = std::sqrt(m2) / rho[j];
             sum_w2 += w * w;
             out.scales[p] = gaussian ? rho[j] / o.kernel.sigma : rho[j];
             // Gaussian: mean over the points of w^2 cos(.)cos(.) + w^2 sin(.)sin(.). Arccos: 2 * mean over
@@ -134,12 +161,12 @@ point_radii sample_radii(const build_options& o, const quadrature_sizes& z) {
 // The constant feature's value squared: a0 * g(0) with g(0) = 1 (gaussian), 2 f(0)^2 = 1/2 (arccos 0,
 // f(0) = 1/2 as the reference), 0 (arccos 1 and 2: no feature). Its sign is the feature's signature.
 double constant_term(const build_options& o, double a0) {
-    if (o.kernel.kind == format::kernel::gaussian) return a0;
+    if (scale_mixture_kernel(o.kernel.kind)) return a0;
     return o.kernel.order == 0 ? 0.5 * a0 : 0.0;
 }
 
 format::map_meta quadrature_meta(const build_options& o, const quadrature_sizes& z, double constant) {
-    const bool gaussian = o.kernel.kind == format::kernel::gaussian;
+    const bool gaussian = scale_mixture_kernel(o.kernel.kind);
     const bool has_constant = constant != 0.0;
     format::map_meta m{};
     m.method = std::uint32_t(format::method::quadrature);
@@ -159,6 +186,8 @@ format::map_meta quadrature_meta(const build_options& o, const quadrature_sizes&
     m.method_flags = (o.resample_radii ? format::method_flag_quadrature_resampled_radii : 0) |
                      (o.haar_rotations ? format::method_flag_quadrature_haar : 0);
     m.kernel_sigma = gaussian ? o.kernel.sigma : 0.0;
+    if (o.kernel.kind == format::kernel::matern) m.kernel_scale = o.kernel.nu;
+    if (o.kernel.kind == format::kernel::rational_quadratic) m.kernel_scale = o.kernel.alpha;
     m.seed = o.seed;
     return m;
 }
@@ -167,7 +196,7 @@ format::map_meta quadrature_meta(const build_options& o, const quadrature_sizes&
 // features, and its radii fold into the weights (into one scalar weight when they are all equal).
 void add_feature_sections(std::vector<section>& sections, const build_options& o, std::size_t points,
                           point_radii radii) {
-    const bool gaussian = o.kernel.kind == format::kernel::gaussian;
+    const bool gaussian = scale_mixture_kernel(o.kernel.kind);
     const format::nonlinearity kind = gaussian ? format::nonlinearity::cos_sin : arccos_nonlinearity(o.kernel.order);
     format::feature_segment seg = make_segment(kind, 0, std::uint32_t(points), 0, 1.0f, 1.0f);
     if (!gaussian) seg.flags = format::segment_flag_reflect;
@@ -187,7 +216,8 @@ void add_feature_sections(std::vector<section>& sections, const build_options& o
 }  // namespace
 
 map_contents build_quadrature(const build_options& o) {
-    check_gaussian_or_arccos(o, "quadrature");
+    check_fourier_or_arccos(o, "quadrature");
+    check_radial_moments(o);
     const quadrature_sizes z = sizes(o);
     const rotations q = sample_rotations(o, z);
     point_radii radii = sample_radii(o, z);

@@ -1,5 +1,7 @@
 // Builder for SSF (spherical structured features, docs/methods.md): the log-energy index set, a sign
 // diagonal per block, the FFT twiddles, and the radial rule (gaussian) or the arc-cosine constant.
+// Below, "gaussian" covers matern and rational-quadratic too: the same cos/sin features, with the radial
+// rule's quantiles taken from the kernel's own radial law of ||w|| (radial_laws.hpp).
 // Storage is O(d) apart from the per-point radii of the shifted and antithetic rules.
 //
 // The builder follows the method: options -> sizes (m, n, points, blocks) -> the optimised index set
@@ -8,7 +10,6 @@
 // constants use 2m: the padded coordinate of x is zero, and r v with r ~ chi(2m), v uniform on S^{2m-1}
 // is exactly N(0, I_2m).
 #include <algorithm>
-#include <boost/math/distributions/chi_squared.hpp>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -17,6 +18,8 @@
 
 #include "kernels/kernel_table.hpp"
 #include "offline/builders.hpp"
+#include "offline/fourier_kernels.hpp"
+#include "offline/radial_laws.hpp"
 #include "offline/random.hpp"
 #include "offline/spectral_options.hpp"
 #include "offline/ssf_energy.hpp"
@@ -39,10 +42,13 @@ void validate(const build_options& o) {
     if (o.features == 0) fail("features must be at least 1");
     if (o.kernel.kind == format::kernel::gaussian) {
         if (!(o.kernel.sigma > 0.0) || !std::isfinite(o.kernel.sigma)) fail("gaussian sigma must be positive and finite");
+    } else if (scale_mixture_kernel(o.kernel.kind)) {
+        check_fourier_kernel(o.kernel, "ssf");
     } else if (o.kernel.kind == format::kernel::arccos) {
         if (o.kernel.order > 2) fail("arccos order must be 0, 1 or 2");
     } else {
-        fail(std::string("kernel '") + kernel_name(o.kernel.kind) + "' is not supported (gaussian or arccos)");
+        fail(std::string("kernel '") + kernel_name(o.kernel.kind) +
+             "' is not supported (gaussian, matern, rational-quadratic or arccos)");
     }
 }
 
@@ -70,8 +76,8 @@ ssf_sizes sizes(const build_options& o) {
     if (z.log2_n > max_log2_fft) fail("FFT size above 2^16 (input dimension too large)");
 
     // The output is 2 M P (gaussian cos/sin) or 2 P (arc-cosine with reflections), rounded up.
-    if (o.kernel.kind == format::kernel::gaussian) {
-        const ssf_radial_choice rule = ssf_choose_radial_rule(o.radial_rule, o.radial_points, z.work_dim, o.features, 2ull * z.n);
+    if (scale_mixture_kernel(o.kernel.kind)) {
+        const ssf_radial_choice rule = ssf_choose_radial_rule(o.radial_rule, o.radial_points, z.work_dim, o.features, 2ull * z.n, o.kernel.kind);
         z.radial_rule = rule.rule;
         z.radial = rule.radial;
     }
@@ -117,10 +123,10 @@ struct ssf_features {
     std::vector<float> scales;
 };
 
-// Gaussian: radii r_j = sqrt(chi2(2m) quantile u_j) / sigma at the radial rule's points u_j.
+// Gaussian: radii r_j = F^{-1}(u_j) / sigma at the radial rule's points u_j, F the radial law of ||w|| in
+// 2m dimensions (chi(2m) for the gaussian).
 ssf_features gaussian_features(const build_options& o, const ssf_sizes& z) {
-    const boost::math::chi_squared_distribution<double> chi2(z.work_dim);
-    auto radius = [&](double u) { return static_cast<float>(std::sqrt(boost::math::quantile(chi2, u)) / o.kernel.sigma); };
+    auto radius = [&](double u) { return static_cast<float>(radial_quantile(o.kernel, z.work_dim, u) / o.kernel.sigma); };
     const std::uint32_t p = z.points;
     const unsigned radial = z.radial;
     const float weight = static_cast<float>(1.0 / std::sqrt(double(p) * radial));
@@ -164,9 +170,11 @@ format::map_meta ssf_meta(const build_options& o, const ssf_sizes& z) {
     meta.block_count = z.blocks;
     meta.block_size = z.n;
     meta.seed = o.seed;
-    if (o.kernel.kind == format::kernel::gaussian) {
+    if (scale_mixture_kernel(o.kernel.kind)) {
         meta.output_convention = static_cast<std::uint32_t>(format::output_convention::paired_cos_sin);
         meta.kernel_sigma = o.kernel.sigma;
+        if (o.kernel.kind == format::kernel::matern) meta.kernel_scale = o.kernel.nu;
+        if (o.kernel.kind == format::kernel::rational_quadratic) meta.kernel_scale = o.kernel.alpha;
         meta.radial_points = z.radial;
         if (z.radial_rule == "shifted") meta.method_flags = format::method_flag_ssf_shifted_radii;
         if (z.radial_rule == "antithetic") meta.method_flags = format::method_flag_ssf_antithetic_radii;
@@ -185,7 +193,7 @@ map_contents build_ssf(const build_options& o) {
     const std::vector<std::uint32_t> lambda = index_set(o, z);
     const std::vector<bool> signs = block_signs(o, z, lambda);
     const ssf_features features =
-        o.kernel.kind == format::kernel::gaussian ? gaussian_features(o, z) : arccos_features(o, z);
+        scale_mixture_kernel(o.kernel.kind) ? gaussian_features(o, z) : arccos_features(o, z);
 
     map_contents map;
     map.meta = ssf_meta(o, z);

@@ -48,7 +48,7 @@ namespace {
 std::vector<format::method> methods_for(format::kernel k) {
     using format::method;
     if (k == format::kernel::laplacian) return {method::rff, method::rff_phase, method::qmc};
-    return {method::rff, method::rff_phase, method::orf, method::qmc, method::sorf};
+    return {method::rff, method::rff_phase, method::orf, method::qmc, method::sorf, method::ssf, method::quadrature};
 }
 
 }  // namespace
@@ -63,7 +63,8 @@ void check_method_supports(format::method m, format::kernel k) {
         list += (i == 0 ? "" : i + 1 == methods.size() ? " or " : ", ") + std::string(method_name(methods[i]));
     }
     std::string why;
-    if (k == format::kernel::laplacian && (m == format::method::orf || m == format::method::sorf))
+    if (k == format::kernel::laplacian && (m == format::method::orf || m == format::method::sorf ||
+                                           m == format::method::ssf || m == format::method::quadrature))
         why = " (its spectral law, independent Cauchy coordinates, is not rotation-invariant, so orthogonal "
               "directions with a radial law do not approximate it)";
     throw std::invalid_argument(std::string(method_name(m)) + ": kernel '" + kernel_name(k) +

@@ -8,7 +8,10 @@
 namespace kfm::offline {
 
 ssf_radial_choice ssf_choose_radial_rule(const std::string& rule, unsigned radial_points, unsigned work_dim,
-                                         std::uint64_t features, std::uint64_t block_points) {
+                                         std::uint64_t features, std::uint64_t block_points, format::kernel kind) {
+    // One independent quantile per direction: measured better than antithetic pairs for Matérn 3/2 on
+    // LETTER at D = 4d (docs/results-kernels.md), and midpoint is a large bias for these wide laws.
+    if (rule == "auto" && kind != format::kernel::gaussian) return {"shifted", radial_points != 0 ? radial_points : 1};
     if (rule == "auto") {
         // Antithetic pairs halve the directions: worth it only when they still fill a whole block, and only
         // in low dimension, where chi(2m) is wide enough for the midpoint bias to dominate (measured

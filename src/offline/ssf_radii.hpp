@@ -1,16 +1,22 @@
 // SSF radial rules for the gaussian kernel: which radii r = F^{-1}(u) / sigma of the chi(2m) radial law
-// each direction gets (docs/methods.md, SSF). The rules:
+// each direction gets (docs/methods.md, SSF); matern and rational-quadratic use the same rules on their
+// own radial law F (radial_laws.hpp, docs/kernels.md). The rules:
 //   midpoint    u_j = (j + 1/2) / M, the same for every direction (biased: a floor on the error)
 //   shifted     u_ij = (j + U_i) / M, one uniform U_i per direction (unbiased)
 //   antithetic  u_ij = tent((j + U_i) / M), tent(t) = 1 - |2t - 1| (unbiased; for M = 2 the antithetic
 //               pair U_i, 1 - U_i, which cancels the part of the radial integrand that is odd about the
 //               median quantile)
-//   auto        antithetic with M = 2 when 2m <= 32 and its directions fill a whole FFT block; otherwise
-//               midpoint with M = 1 (where one radius per direction and more directions win)
+//   auto        gaussian: antithetic with M = 2 when 2m <= 32 and its directions fill a whole FFT block;
+//               otherwise midpoint with M = 1 (where one radius per direction and more directions win).
+//               matern, rational-quadratic: shifted with M = 1, one independent radius per direction
+//               (never midpoint: their radial law does not concentrate as d grows, so one radius for
+//               every direction is a large bias at every d)
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "kfm/format.hpp"
 
 namespace kfm::offline {
 
@@ -22,10 +28,12 @@ struct ssf_radial_choice {
 inline constexpr unsigned ssf_auto_antithetic_max_work_dim = 32;
 
 // Resolves "auto" and radial_points = 0 (the rule's own M: 2 for antithetic, else 1) for a map of
-// `features` outputs in work dimension 2m whose FFT blocks hold `block_points` directions. Throws
-// std::invalid_argument for an unknown rule or antithetic with M = 1.
+// `features` outputs in work dimension 2m whose FFT blocks hold `block_points` directions, for the
+// kernel `kind` (gaussian, matern or rational-quadratic). Throws std::invalid_argument for an unknown rule
+// or antithetic with M = 1.
 ssf_radial_choice ssf_choose_radial_rule(const std::string& rule, unsigned radial_points, unsigned work_dim,
-                                         std::uint64_t features, std::uint64_t block_points);
+                                         std::uint64_t features, std::uint64_t block_points,
+                                         format::kernel kind = format::kernel::gaussian);
 
 // Quantile positions u in (0, 1) of the per-direction rules (shifted, antithetic): `points` directions
 // with `radial` radii each, row j holding u[j * points + i]. Deterministic in `seed`.

@@ -48,6 +48,30 @@ TEST_CASE("cli: matern, rational-quadratic and laplacian maps carry their parame
         CHECK(fro < 0.15);
     }
 
+    // ssf and quadrature: build, inspect (parameters kept) and eval of each new pair.
+    for (const char* config : {"ssf --kernel matern --nu 1.5", "ssf --kernel matern --nu 2.5",
+                               "ssf --kernel rational-quadratic --alpha 0.75", "quadrature --kernel matern --nu 1.5",
+                               "quadrature --kernel matern --nu 2.5", "quadrature --kernel rational-quadratic --alpha 1.5"}) {
+        CAPTURE(config);
+        REQUIRE(s.kfm(std::string("build --method ") + config + " --sigma 2 --input-dim 6 --features 256 --seed 4 -o q.kfm")
+                    .exit_code == 0);
+        const run_result i = s.kfm("inspect q.kfm --json");
+        CAPTURE(i.out);
+        const std::string shape = std::string(config).find("matern") != std::string::npos
+                                      ? std::string(config).substr(std::string(config).find("--nu ") + 5)
+                                      : std::string(config).substr(std::string(config).find("--alpha ") + 8);
+        const std::string name = std::string(config).find("matern") != std::string::npos ? "nu" : "alpha";
+        CHECK(i.out.find("\"kernel_params\": {\"length\": 2, \"" + name + "\": " + shape + "}") != std::string::npos);
+        const run_result e = s.kfm("eval q.kfm --data X.npy --samples 200 --runs 3 --seed 2 --json");
+        REQUIRE_MESSAGE(e.exit_code == 0, e.err);
+        CAPTURE(e.out);
+        const auto at = e.out.find("\"mean\": ");
+        REQUIRE(at != std::string::npos);
+        const double fro = std::strtod(e.out.c_str() + at + 8, nullptr);
+        CHECK(fro > 0.005);
+        CHECK(fro < 0.15);
+    }
+
     const std::string help = s.kfm("help build").out;
     CHECK(help.find("--nu NU") != std::string::npos);
     CHECK(help.find("--alpha A") != std::string::npos);
@@ -76,10 +100,19 @@ TEST_CASE("cli: missing, foreign and bad kernel parameters and unsupported metho
                 "kernel 'laplacian' is not supported by orf (its spectral law, independent Cauchy coordinates, is "
                 "not rotation-invariant");
     check_error(s.kfm("build --method sorf --kernel laplacian" + tail), "build it with rff, rff-phase or qmc");
-    check_error(s.kfm("build --method ssf --kernel matern --nu 1.5" + tail),
-                "ssf: kernel 'matern' is not supported by ssf; build it with rff, rff-phase, orf, qmc or sorf");
+    check_error(s.kfm("build --method ssf --kernel laplacian" + tail),
+                "kernel 'laplacian' is not supported by ssf (its spectral law, independent Cauchy coordinates, is "
+                "not rotation-invariant");
+    check_error(s.kfm("build --method quadrature --kernel laplacian" + tail), "build it with rff, rff-phase or qmc");
+    check_error(s.kfm("build --method quadrature --kernel matern --nu 0.5" + tail),
+                "quadrature: matern needs nu > 1 (the stochastic radial rule weights each radius by E||w||^2 / rho^2, "
+                "and E||w||^2 is infinite for nu <= 1); build it with rff, rff-phase, orf, qmc, sorf or ssf");
+    check_error(s.kfm("build --method quadrature --kernel matern --nu 1" + tail), "matern needs nu > 1");
     check_error(s.kfm("build --method quadrature --kernel rational-quadratic --alpha 1" + tail),
-                "build it with rff, rff-phase, orf, qmc or sorf");
+                "quadrature: rational-quadratic needs alpha > 1 (the stochastic radial rule's weights E||w||^2 / rho^2 "
+                "have infinite variance for alpha <= 1, since E||w||^-2 is infinite); build it with rff, rff-phase, "
+                "orf, qmc, sorf or ssf");
+    check_error(s.kfm("build --method ssf --kernel matern --nu 0" + tail), "matern nu must be in (0, 100]");
     check_error(s.kfm("build --method gorf --kernel laplacian" + tail), "build it with rff, rff-phase or qmc");
     CHECK(!std::filesystem::exists(s.path("x.kfm")));
 }

@@ -83,6 +83,13 @@ std::vector<builder_config> builder_configs(unsigned d, unsigned features) {
     }
     for (auto m : {fmt::method::rff, fmt::method::rff_phase, fmt::method::qmc})
         add(m, shift_invariant(fmt::kernel::laplacian));
+    // ssf takes any nu and alpha; quadrature needs nu > 1 and alpha > 1 (build_quadrature.cpp).
+    add(fmt::method::ssf, shift_invariant(fmt::kernel::matern), "nu1.5");
+    add(fmt::method::ssf, shift_invariant(fmt::kernel::rational_quadratic), "alpha0.75");
+    add(fmt::method::quadrature, shift_invariant(fmt::kernel::matern), "nu1.5");
+    offline::kernel_spec rq = shift_invariant(fmt::kernel::rational_quadratic);
+    rq.alpha = 1.5;
+    add(fmt::method::quadrature, rq, "alpha1.5");
     add(fmt::method::grff, polynomial(3));
     add(fmt::method::maclaurin, polynomial(3));
     add(fmt::method::tensorsketch, polynomial(3));

@@ -35,6 +35,10 @@ constexpr config configs[] = {
     {method::orf, kernel::rational_quadratic, 1.5},       {method::qmc, kernel::rational_quadratic, 1.5},
     {method::sorf, kernel::rational_quadratic, 0.75},     {method::rff, kernel::laplacian, 0},
     {method::rff_phase, kernel::laplacian, 0},            {method::qmc, kernel::laplacian, 0},
+    {method::ssf, kernel::matern, 1.5},                   {method::ssf, kernel::matern, 2.5},
+    {method::ssf, kernel::matern, 0.5},                   {method::ssf, kernel::rational_quadratic, 0.75},
+    {method::quadrature, kernel::matern, 1.5},            {method::quadrature, kernel::matern, 2.5},
+    {method::quadrature, kernel::rational_quadratic, 1.5},
 };
 constexpr std::size_t config_count = sizeof(configs) / sizeof(configs[0]);
 
@@ -58,12 +62,17 @@ build_options options(const config& c, unsigned d, unsigned D, std::uint64_t see
 
 }  // namespace
 
-// 16 pairs x 3 point pairs = 48 intervals at 99.99%: a correct sampler fails one with probability below
-// 0.5% for a fresh choice of seeds (the seeds are fixed, so the outcome is deterministic).
+// 19 pairs x 3 point pairs = 57 intervals at 99.99%: a correct sampler fails one with probability below
+// 0.6% for a fresh choice of seeds (the seeds are fixed, so the outcome is deterministic). ssf is left out:
+// its directions are the structured index set with random signs, not uniform on the sphere, and at this
+// power the gaussian SSF is as biased as its Matérn maps (d = 8, D = 64, length 0.8, 1500 seeds: mean
+// 0.037 / 0.146 / 0.322 against exact 0.059 / 0.126 / 0.259), so the test would measure the directions,
+// not the radii; the radial law SSF uses is tested in tests/offline/radial_laws_test.cpp.
 TEST_CASE("every new (method, kernel) pair is unbiased: the mean over seeds brackets the exact kernel") {
     const unsigned d = 8, D = 64, seeds = 1500, pairs = 3;
     const auto points = kfm::test::random_points(2 * pairs, d, 2026, 1.0);
     for (const config& c : configs) {
+        if (c.m == method::ssf) continue;
         CAPTURE(describe(c));
         std::vector<std::vector<double>> estimates(pairs);
         kfm::offline::kernel_spec spec;
