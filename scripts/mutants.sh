@@ -22,6 +22,10 @@ mutants=(
   "ssf-single-block|src/offline/build_ssf.cpp|s/for (std::size_t b = 0; b < z.blocks; ++b)/for (std::size_t b = 0; b + 1 < z.blocks; ++b)/|offline|ssf: every block*"
   "stats-ssf-duplicated-last-block|src/offline/build_ssf.cpp|s/bits\[b \* block_bits + frequency\] = signs.rademacher() < 0;/bits[b * block_bits + frequency] = b > 0 \&\& b + 1 == z.blocks ? bits[(b - 1) * block_bits + frequency] : signs.rademacher() < 0;/|stats|ssf Gram spread*"
   "stats-sorf-repeated-blocks|src/offline/build_sorf.cpp|s/signs\[s \* stride + j\] = r.rademacher() < 0;/signs[s * stride + j] = s >= 3 ? bool(signs[(s - 3) * stride + j]) : r.rademacher() < 0;/|stats|quadrature beats RFF*"
+  "stats-gorf-radius-scale|src/offline/build_gorf.cpp|s/return r.chi(d) \/ sigmas\[i\];/return 1.05 * r.chi(d) \/ sigmas[i];/|stats|gorf and grff: delta-gaussian*"
+  "stats-tensorsketch-repeated-hashes|src/offline/build_tensorsketch.cpp|s/c.buckets\[k \* work + i\] = h < constant ? h : h + 1;/c.buckets[k * work + i] = k > 0 ? c.buckets[i] : h < constant ? h : h + 1;/|stats|tensorsketch and maclaurin*"
+  "stats-quadrature-radius-law|src/offline/build_quadrature.cpp|s/rho\[j\] = r.chi(double(d) + 2.0);/rho[j] = r.chi(double(d));/|stats|quadrature estimators with butterfly*"
+  "stats-quadrature-no-a0|src/offline/build_quadrature.cpp|s/if (o.kernel.kind == format::kernel::gaussian) return a0;/if (o.kernel.kind == format::kernel::gaussian) return 0.0;/|stats|quadrature estimators with butterfly*"
 )
 
 here=""

@@ -53,6 +53,16 @@ mean_ci mean_with_ci(const std::vector<double>& values, double confidence) {
 
 mean_ci mean_with_ci(const std::vector<double>& values) { return mean_with_ci(values, 0.95); }
 
+double log_sd_standard_error(const std::vector<double>& values) {
+    const mean_ci ci = mean_with_ci(values);
+    if (!(ci.stddev > 0.0)) throw std::invalid_argument("log_sd_standard_error: the values are all equal");
+    const double n = static_cast<double>(values.size());
+    double m4 = 0.0;
+    for (double v : values) m4 += std::pow(v - ci.mean, 4) / n;
+    const double kurtosis = m4 / std::pow(ci.stddev, 4);
+    return std::sqrt((kurtosis - 1.0) / (4.0 * n));
+}
+
 double loglog_slope(const std::vector<double>& x, const std::vector<double>& y) {
     if (x.size() != y.size() || x.size() < 2) throw std::invalid_argument("loglog_slope: need >= 2 pairs");
     const double n = static_cast<double>(x.size());

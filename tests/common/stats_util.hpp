@@ -56,6 +56,10 @@ mean_ci mean_with_ci(const std::vector<double>& values);
 // Same, for a chosen two-sided confidence (e.g. 0.999 when many intervals are checked in one test).
 mean_ci mean_with_ci(const std::vector<double>& values, double confidence);
 
+// Standard error of log(sample sd) by the delta method, sqrt((kurtosis - 1) / (4 n)), with the kurtosis
+// from the sample itself (needs at least two values, not all equal).
+double log_sd_standard_error(const std::vector<double>& values);
+
 // Least-squares slope of log(y) against log(x) (all values must be positive).
 double loglog_slope(const std::vector<double>& x, const std::vector<double>& y);
 
