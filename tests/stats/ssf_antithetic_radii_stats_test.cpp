@@ -2,7 +2,8 @@
 // radii (M = 2, u = U_i and 1 - U_i per direction) when 2m <= 32 and those directions fill a whole FFT
 // block, the midpoint radius otherwise. Checked here: the antithetic radii are unbiased for E[cos(r a)] and the
 // whole map's estimate is unbiased; below one block the default is the midpoint map byte for byte; at
-// D = 16d the Gram error is at least 2x below the midpoint rule's floor on synthetic data.
+// D = 16d the Gram error is at least 2x below the midpoint rule's floor on synthetic data. Matérn and
+// rational-quadratic maps: their per-direction radii follow the kernel's radial law.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -10,6 +11,7 @@
 
 #include "common/stats_util.hpp"
 #include "kfm/offline.hpp"
+#include "offline/radial_laws.hpp"
 #include "offline/random.hpp"
 #include "runtime/map_state.hpp"
 
@@ -126,4 +128,53 @@ TEST_CASE("ssf default radial rule at D = 16d: Gram error well below the midpoin
         }
     MESSAGE("D = 16d: default " << by_rule[0] << ", midpoint " << by_rule[1] << ", ratio " << by_rule[1] / by_rule[0]);
     CHECK(by_rule[0] * 1.5 < by_rule[1]);
+}
+
+// Matérn and rational quadratic: `auto` takes the shifted rule with one radius per direction, u_i ~ U(0, 1)
+// independently, so the stored radii times the length are iid draws of ||w|| in 2m dimensions from the
+// kernel's radial law (src/offline/radial_laws.hpp; the quantile function itself is checked against closed
+// forms and integrated densities in tests/offline/radial_laws_test.cpp). Here: the builder uses that law
+// with the right dimension (d = 9 pads to 2m = 10), length and parameter. For each of five probabilities q
+// the count of radii at or below F^{-1}(q) is Binomial(n, q); |count - n q| <= 3.89 sd + 1 per check
+// (two-sided 1e-4; 15 checks, false-failure rate ~1.5e-3). A map built for d = 9 instead of 10, or for
+// nu 1.5 instead of 2.5, moves the counts by 9-30 sd (both tried).
+TEST_CASE("ssf matern and rational-quadratic radii follow the kernel's radial law in 2m dimensions") {
+    const unsigned d = 9, work_dim = 10;
+    const double length = 1.7;
+    std::vector<kfm::offline::kernel_spec> kernels(3);
+    kernels[0].kind = kernels[1].kind = fmt::kernel::matern;
+    kernels[0].nu = 1.5;
+    kernels[1].nu = 2.5;
+    kernels[2].kind = fmt::kernel::rational_quadratic;
+    kernels[2].alpha = 1.5;
+    for (auto& k : kernels) {
+        k.sigma = length;
+        std::vector<double> radii;  // ||w|| at unit length
+        // the rational-quadratic quantile is a numerical inversion (about 1 ms): fewer draws there
+        const std::uint64_t seeds = k.kind == fmt::kernel::rational_quadratic ? 8 : 32;
+        for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
+            auto o = gaussian_ssf(d, 4 * 256, seed);
+            o.kernel = k;
+            o.sweeps = 0;
+            const opened_map map = map_from_options(o);
+            const auto& vs = map.state();
+            REQUIRE(vs.meta->work_dim == work_dim);
+            REQUIRE(vs.meta->method_flags == fmt::method_flag_ssf_shifted_radii);
+            REQUIRE(vs.scale_count == vs.meta->projection_dim);
+            for (std::uint32_t i = 0; i < vs.scale_count; ++i) radii.push_back(double(vs.scales[i]) * length);
+        }
+        const double n = double(radii.size());
+        for (double q : {0.1, 0.3, 0.5, 0.7, 0.9}) {
+            // the float radii: compare against the quantile rounded the same way
+            const double cut = double(float(kfm::offline::radial_quantile(k, work_dim, q) / length)) * length;
+            double below = 0;
+            for (double r : radii) below += r <= cut ? 1.0 : 0.0;
+            const double sd = std::sqrt(n * q * (1.0 - q));
+            CAPTURE(int(k.kind));
+            CAPTURE(k.nu);
+            CAPTURE(q);
+            CAPTURE(below / n);
+            CHECK(std::fabs(below - n * q) <= 3.89 * sd + 1.0);
+        }
+    }
 }
