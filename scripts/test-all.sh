@@ -6,9 +6,9 @@
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer build of the tests, running the kernels, format and
 #      runtime suites (the fuzz regression replays included); then scripts/fuzz.sh runs each libFuzzer
 #      target (clang) for FUZZ_SECONDS (default 55 s, about 3 minutes in all);
-#   3. AArch64 and ARMv7 cross builds (kfm_bench included) running the kernels, format and runtime suites
-#      and a short kfm_bench run (bench-smoke) under qemu, and on AArch64 the `package` test (cross
-#      consumers, maps written by the native kfm);
+#   3. AArch64 and ARMv7 cross builds (kfm_bench included) running the kernels, format and runtime suites,
+#      the builders' bytes (determinism) and a short kfm_bench run (bench-smoke) under qemu, and on AArch64
+#      the `package` test (cross consumers, maps written by the native kfm);
 #   4. a runtime-only ARMv7 build (KFM_RUNTIME_ONLY, no -fPIC, user CMAKE_CXX_FLAGS=-O2) that sees no
 #      header-only library but xsimd: proves the runtime needs nothing else and the toolchain keeps NEON;
 #   5. code size (scripts/code-size.sh check): two SSF-only AArch64 runtime-only builds (every
@@ -137,7 +137,7 @@ for arch in aarch64:aarch64-linux-gnu armv7:arm-linux-gnueabihf; do
   name=${arch%%:*}
   labels="$fast_labels|bench-smoke" extra=()  # bench-smoke: kfm_bench runs under qemu
   # The builders' bytes under qemu against the native list (docs/reliability.md, "Determinism").
-  [ "$name" != aarch64 ] || labels="$labels|determinism"
+  labels="$labels|determinism"
   if [ -x "$root/build/native/kfm" ]; then
     # The device example's host/device agreement (examples/device), models written by the native kfm.
     labels="$labels|example" extra=(-DKFM_HOST_KFM="$root/build/native/kfm")

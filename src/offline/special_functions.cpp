@@ -1,7 +1,11 @@
 // Bessel functions of large order in log or bounded form, and gamma/chi quantiles, on Boost.Math.
-// Three regimes: the 0F1 power series where it has little cancellation, Boost's J_nu where the value
-// is representable, and the Debye expansion where J_nu underflows (x well below nu).
+// log |J|: three regimes, the 0F1 power series where it has little cancellation, Boost's J_nu where the
+// value is representable, and the Debye expansion where J_nu underflows (x well below nu). The bounded
+// form, which the fits use: the series, else Miller's recurrence (bessel_recurrence.hpp).
 #include "offline/special_functions.hpp"
+
+#include "offline/bessel_recurrence.hpp"
+#include "offline/portable_math.hpp"
 
 #include <boost/math/special_functions/bessel.hpp>
 #include <boost/math/special_functions/gamma.hpp>
@@ -83,11 +87,8 @@ double bessel_j_bounded(double nu, double x) {
     if (!(nu >= 0.0) || !(x >= 0.0) || !std::isfinite(nu) || !std::isfinite(x))
         throw std::invalid_argument("bessel_j_bounded: needs finite nu >= 0 and x >= 0");
     if (series_is_accurate(nu, x)) return bounded_series(nu, x);
-    int sign = 0;
-    const double log_j = log_abs_bessel_j(nu, x, &sign);
-    if (sign == 0) return 0.0;
-    const double log_value = log_j + log_gamma(nu + 1.0) - nu * std::log(0.5 * x);
-    return sign * std::exp(std::min(log_value, 0.0));  // |value| <= 1 mathematically
+    // Not Boost's J_nu: its elementary functions round differently per architecture (see log_gamma).
+    return bessel_j_bounded_by_recurrence(nu, x);
 }
 
 double log_gamma(double x) {
@@ -102,7 +103,7 @@ double log_gamma(double x) {
     const double r = 1.0 / x, r2 = r * r;
     const double series =
         r * (1.0 / 12.0 - r2 * (1.0 / 360.0 - r2 * (1.0 / 1260.0 - r2 * (1.0 / 1680.0 - r2 * (1.0 / 1188.0)))));
-    return (x - 0.5) * std::log(x) - x + 0.5 * std::log(2.0 * M_PI) + series - std::log(shift);
+    return (x - 0.5) * portable::log(x) - x + 0.5 * portable::log(2.0 * M_PI) + series - portable::log(shift);
 }
 
 double gamma_quantile(double shape, double u) {

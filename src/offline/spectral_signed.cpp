@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <stdexcept>
 #include <string>
 
 #include "offline/random.hpp"
+#include "offline/portable_math.hpp"
 #include "offline/special_functions.hpp"
 
 namespace kfm::offline {
@@ -59,14 +61,14 @@ double bessel_1d_density(unsigned d, unsigned p, double a, double w) {
         if (b == 0.0 && j < p) continue;  // a = 2: only the j = p term survives
         const double nu = 0.5 * d + j;
         const double log_c = log_gamma(p + 1.0) - log_gamma(p - j + 1.0) +
-                             (p - j) * (b > 0.0 ? std::log(b) : 0.0) + j * std::log(2.0 / (a * a));
-        log_prefactor[j] = log_c + nu * std::log(2.0) - log_gamma(nu + 1.0);
+                             (p - j) * (b > 0.0 ? portable::log(b) : 0.0) + j * portable::log(2.0 / (a * a));
+        log_prefactor[j] = log_c + nu * portable::log(2.0) - log_gamma(nu + 1.0);
         top = std::max(top, log_prefactor[j]);
     }
     double value = 0.0, at_zero = 0.0;
     for (unsigned j = 0; j <= p; ++j) {
         if (!std::isfinite(log_prefactor[j])) continue;
-        const double c = std::exp(log_prefactor[j] - top);
+        const double c = portable::exp(log_prefactor[j] - top);
         at_zero += c;
         value += c * bessel_j_bounded(0.5 * d + j, 2.0 * w);
     }
@@ -109,16 +111,20 @@ struct mixture_objective {
         grad.setZero();
         double f = 0.0;
         const double inv_n = 1.0 / double(z.size());
+        std::vector<double> inv_sigma2(terms), e(terms), q(terms);
+        for (unsigned i = 0; i < terms; ++i) inv_sigma2[i] = portable::exp(-2.0 * x[terms + i]);
         for (std::size_t k = 0; k < z.size(); ++k) {
             double model = 0.0;
-            for (unsigned i = 0; i < terms; ++i) model += x[i] * std::exp(-z[k] * z[k] * std::exp(-2.0 * x[terms + i]) / 2);
+            for (unsigned i = 0; i < terms; ++i) {
+                q[i] = z[k] * z[k] * inv_sigma2[i];  // z^2 / sigma^2
+                e[i] = portable::exp(-q[i] / 2);
+                model += x[i] * e[i];
+            }
             const double r = model - target[k];
             f += 0.5 * r * r * inv_n;
             for (unsigned i = 0; i < terms; ++i) {
-                const double q = z[k] * z[k] * std::exp(-2.0 * x[terms + i]);  // z^2 / sigma^2
-                const double e = std::exp(-q / 2);
-                grad[i] += r * e * inv_n;
-                grad[terms + i] += r * x[i] * e * q * inv_n;  // d/d(log sigma) of c e^{-q/2} = c e q
+                grad[i] += r * e[i] * inv_n;
+                grad[terms + i] += r * x[i] * e[i] * q[i] * inv_n;  // d/d(log sigma) of c e^{-q/2} = c e q
             }
         }
         for (unsigned i = 0; i < terms; ++i) {
@@ -136,7 +142,7 @@ mixture_objective make_objective(unsigned p, double a, unsigned terms) {
     for (unsigned k = 0; k < fit_points; ++k) {
         const double z = 2.0 * k / (fit_points - 1);
         obj.z.push_back(z);
-        obj.target.push_back(std::pow(1.0 - z * z / (a * a), double(p)));
+        obj.target.push_back(portable::pow(1.0 - z * z / (a * a), p));
     }
     return obj;
 }
@@ -146,13 +152,13 @@ Eigen::VectorXd least_squares_start(const mixture_objective& obj, unsigned p, do
     const unsigned terms = obj.terms;
     Eigen::VectorXd x(2 * terms);
     const double width = a / std::sqrt(2.0 * p);
-    for (unsigned i = 0; i < terms; ++i) x[terms + i] = std::log(width * std::pow(2.0, double(i) - 0.5 * (terms - 1)));
+    for (unsigned i = 0; i < terms; ++i) x[terms + i] = portable::log(width) + (double(i) - 0.5 * (terms - 1)) * std::numbers::ln2;
     Eigen::MatrixXd basis(fit_points, terms);
     Eigen::VectorXd y(fit_points);
     for (unsigned k = 0; k < fit_points; ++k) {
         y[k] = obj.target[k];
         for (unsigned i = 0; i < terms; ++i)
-            basis(k, i) = std::exp(-obj.z[k] * obj.z[k] * std::exp(-2.0 * x[terms + i]) / 2);
+            basis(k, i) = portable::exp(-obj.z[k] * obj.z[k] * portable::exp(-2.0 * x[terms + i]) / 2);
     }
     // lazyProduct: each entry one sum in a fixed order (the blocked product splits sums by the cache size).
     const Eigen::MatrixXd normal = basis.transpose().lazyProduct(basis) / double(fit_points) +
@@ -184,12 +190,12 @@ signed_mixture_fit fit_of(const mixture_objective& obj, const Eigen::VectorXd& x
     signed_mixture_fit fit;
     for (unsigned i = 0; i < terms; ++i) {
         fit.weights.push_back(x[i]);
-        fit.sigmas.push_back(std::exp(x[terms + i]));
+        fit.sigmas.push_back(portable::exp(x[terms + i]));
     }
     for (unsigned k = 0; k < fit_points; ++k) {
         double model = 0.0;
         for (unsigned i = 0; i < terms; ++i)
-            model += fit.weights[i] * std::exp(-obj.z[k] * obj.z[k] / (2 * fit.sigmas[i] * fit.sigmas[i]));
+            model += fit.weights[i] * portable::exp(-obj.z[k] * obj.z[k] / (2 * fit.sigmas[i] * fit.sigmas[i]));
         const double e = std::fabs(model - obj.target[k]);
         fit.mean_abs_error += e / fit_points;
         fit.max_abs_error = std::max(fit.max_abs_error, e);

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "kfm/format.hpp"
+#include "offline/portable_math.hpp"
 #include "offline/special_functions.hpp"
 
 namespace kfm::offline {
@@ -19,28 +20,29 @@ namespace {
 constexpr unsigned z_points = 201;
 constexpr int restarts = 8;
 
-// log of the density of |v|, v ~ N(0, 2 sigma^2 I_d), at w > 0.
-double log_radial_gaussian(unsigned d, double sigma, double w) {
-    const double s = std::sqrt(2.0) * sigma;
-    return (d - 1.0) * std::log(w) - w * w / (2.0 * s * s) - d * std::log(s) - (0.5 * d - 1.0) * std::log(2.0) -
-           log_gamma(0.5 * d);
-}
-
 struct fit_problem {
     unsigned d = 0, terms = 0;
     std::vector<double> z, target, w, tau;  // z grid, K(z), w grid, trapezoid weights in w
+    std::vector<double> log_w;              // log w_j (w_j > 0), hoisted out of the mixture's loops
     Eigen::MatrixXd omega;                  // z_points x |w|: 0F1 times tau
     double dz = 0.0;
     double smooth_l1 = 0.0;                 // 0: least squares
+
+    // log of the density of |v|, v ~ N(0, 2 sigma^2 I_d), at w_j > 0.
+    double log_radial_gaussian(double log_normaliser, double s, std::size_t j) const {
+        return (d - 1.0) * log_w[j] - w[j] * w[j] / (2.0 * s * s) - log_normaliser;
+    }
 
     // g(w_j) = sum_i c_i f_i(w_j) and, optionally, f_i(w_j).
     void mixture(const Eigen::VectorXd& x, Eigen::VectorXd& g, Eigen::MatrixXd* f) const {
         g.setZero(w.size());
         if (f) f->resize(terms, w.size());
         for (unsigned i = 0; i < terms; ++i) {
-            const double sigma = std::exp(x[terms + i]);
+            const double sigma = portable::exp(x[terms + i]);
+            const double s = std::sqrt(2.0) * sigma;
+            const double log_normaliser = d * portable::log(s) + (0.5 * d - 1.0) * portable::log(2.0) + log_gamma(0.5 * d);
             for (std::size_t j = 0; j < w.size(); ++j) {
-                const double v = w[j] > 0.0 ? std::exp(log_radial_gaussian(d, sigma, w[j])) : (d == 1 ? 1.0 / (std::sqrt(M_PI) * sigma) : 0.0);
+                const double v = w[j] > 0.0 ? portable::exp(log_radial_gaussian(log_normaliser, s, j)) : (d == 1 ? 1.0 / (std::sqrt(M_PI) * sigma) : 0.0);
                 g[j] += x[i] * v;
                 if (f) (*f)(i, j) = v;
             }
@@ -72,7 +74,7 @@ struct fit_problem {
         const Eigen::VectorXd dm = omega.transpose() * dr;  // dF/dm_j
         grad.setZero(x.size());
         for (unsigned i = 0; i < terms; ++i) {
-            const double sigma = std::exp(x[terms + i]);
+            const double sigma = portable::exp(x[terms + i]);
             for (std::size_t j = 0; j < w.size(); ++j) {
                 if (g[j] <= 0.0) continue;
                 grad[i] += dm[j] * f(i, j);
@@ -102,7 +104,10 @@ fit_problem make_fit_problem(unsigned d, unsigned p, double a, unsigned terms, c
     prob.terms = terms;
     const double w_max = std::sqrt(2.0) * sigma.max * (std::sqrt(double(d)) + 7.0);
     const std::size_t w_points = std::min<std::size_t>(6000, std::max<std::size_t>(1000, std::size_t(3.0 * w_max / (std::sqrt(2.0) * sigma.min))));
-    for (std::size_t j = 0; j < w_points; ++j) prob.w.push_back(w_max * double(j) / double(w_points - 1));
+    for (std::size_t j = 0; j < w_points; ++j) {
+        prob.w.push_back(w_max * double(j) / double(w_points - 1));
+        prob.log_w.push_back(j > 0 ? portable::log(prob.w.back()) : 0.0);
+    }
     prob.tau.assign(w_points, w_max / double(w_points - 1));
     prob.tau.front() *= 0.5;
     prob.tau.back() *= 0.5;
@@ -111,7 +116,7 @@ fit_problem make_fit_problem(unsigned d, unsigned p, double a, unsigned terms, c
     for (unsigned k = 0; k < z_points; ++k) {
         const double z = prob.dz * k;
         prob.z.push_back(z);
-        prob.target.push_back(std::pow(1.0 - z * z / (a * a), double(p)));
+        prob.target.push_back(portable::pow(1.0 - z * z / (a * a), p));
         for (std::size_t j = 0; j < w_points; ++j)
             prob.omega(k, j) = bessel_j_bounded(0.5 * d - 1.0, prob.w[j] * z) * prob.tau[j];
     }
@@ -128,8 +133,8 @@ parameter_box box_for(unsigned terms, const sigma_range& sigma) {
     for (unsigned i = 0; i < terms; ++i) {
         b.lower[i] = -1e3;
         b.upper[i] = 1e3;
-        b.lower[terms + i] = std::log(sigma.min);
-        b.upper[terms + i] = std::log(sigma.max);
+        b.lower[terms + i] = portable::log(sigma.min);
+        b.upper[terms + i] = portable::log(sigma.max);
     }
     return b;
 }
@@ -170,13 +175,13 @@ Eigen::VectorXd least_squares_start(const fit_problem& prob, double sigma0, doub
     Eigen::VectorXd x(2 * terms);
     for (unsigned i = 0; i < terms; ++i) {
         const double t = terms == 1 ? 0.0 : 2.0 * i / (terms - 1) - 1.0;
-        x[terms + i] = std::clamp(std::log(sigma0) + t * std::log(spread), box.lower[terms + i], box.upper[terms + i]);
+        x[terms + i] = std::clamp(portable::log(sigma0) + t * portable::log(spread), box.lower[terms + i], box.upper[terms + i]);
     }
     Eigen::MatrixXd basis(z_points, terms);
     Eigen::VectorXd y(z_points);
     for (unsigned k = 0; k < z_points; ++k) {
         y[k] = prob.target[k];
-        for (unsigned i = 0; i < terms; ++i) basis(k, i) = std::exp(-std::exp(2 * x[terms + i]) * prob.z[k] * prob.z[k]);
+        for (unsigned i = 0; i < terms; ++i) basis(k, i) = portable::exp(-portable::exp(2 * x[terms + i]) * prob.z[k] * prob.z[k]);
     }
     // lazyProduct: each entry one sum in a fixed order (the blocked product splits sums by the cache size).
     const Eigen::MatrixXd normal =
@@ -243,7 +248,7 @@ srf_surrogate surrogate_of(const fit_problem& prob, unsigned p, double a, const 
     s.iterations = best.iterations;
     for (unsigned i = 0; i < terms; ++i) {
         s.weights.push_back(best.x[i]);
-        s.sigmas.push_back(std::exp(best.x[terms + i]));
+        s.sigmas.push_back(portable::exp(best.x[terms + i]));
     }
     Eigen::VectorXd g;
     prob.mixture(best.x, g, nullptr);
