@@ -94,7 +94,7 @@ def main():
     p.add_argument("--a", default="", help="extra build options of variant A")
     p.add_argument("--b", default="", help="extra build options of variant B")
     p.add_argument("--a-per-d", default="", help="options of A with {D} replaced by the requested D and {D4} by "
-                   "D/4 rounded up to a power of two")
+                   "D/4 rounded up to a power of two, at least the smallest one above d/2 (an SSF FFT length)")
     p.add_argument("--b-per-d", default="", help="options of B, the same replacements")
     p.add_argument("--datasets", default="letter,usps")
     p.add_argument("--multiples", default="2,4,8,16", help="D as multiples of d")
@@ -123,7 +123,8 @@ def main():
                 kernel += ["--sigma", "median", "--data", data]
             for mult in (int(m) for m in o.multiples.split(",")):
                 features = mult * d
-                quarter = 1 << max(1, (features // 4 - 1).bit_length())
+                smallest_fft = 1 << ((d + d % 2) // 2).bit_length()
+                quarter = max(smallest_fft, 1 << max(1, (features // 4 - 1).bit_length()))
                 va, vb, dims = [], [], set()
                 for seed in range(1, o.seeds + 1):
                     for method, extra, per_d, out in ((o.method, o.a, o.a_per_d, va),

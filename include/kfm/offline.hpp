@@ -23,6 +23,9 @@ struct kernel_spec {
     double alpha = 1.0;            // rational-quadratic alpha
 };
 
+// build_options::fft_size value asking for SSF's smallest FFT length: stacked blocks sharing one index set.
+inline constexpr unsigned ssf_fft_size_smallest = 1;
+
 struct build_options {
     format::method method = format::method::rff;
     kernel_spec kernel;
@@ -36,7 +39,8 @@ struct build_options {
     unsigned radial_points = 0;             // M; 0: the rule's own (auto: 2 or 1, antithetic 2, else 1)
     std::string radial_rule = "auto";       // auto | midpoint | shifted | antithetic (src/offline/ssf_radii.hpp)
     unsigned sweeps = 10;                   // T
-    unsigned fft_size = 0;                  // 0: smallest power of two > d/2
+    unsigned fft_size = 0;                  // 0: one block for all directions, capped (src/offline/build_ssf.cpp);
+                                            // ssf_fft_size_smallest: the smallest power of two > d/2 (fastest)
     bool show_progress = false;             // progress on stderr for long optimiser runs
     // quadrature
     bool resample_radii = false;            // the paper's biased a0 >= 0 variant

@@ -110,7 +110,8 @@ offline::build_options build_options_from(const arguments& args, std::string* si
     options.radial_points = args.u32("--radial-points", options.radial_points);
     options.radial_rule = args.value_or("--radial-rule", options.radial_rule);
     options.sweeps = args.u32("--sweeps", options.sweeps);
-    options.fft_size = args.u32("--fft-size", options.fft_size);
+    options.fft_size = args.value_or("--fft-size", "") == "smallest" ? offline::ssf_fft_size_smallest
+                                                                     : args.u32("--fft-size", options.fft_size, 2);
     options.resample_radii = args.has("--resample-radii");
     options.haar_rotations = args.has("--haar-rotations");
     options.spectral = args.value_or("--spectral", options.spectral);

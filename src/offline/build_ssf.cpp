@@ -64,20 +64,40 @@ struct ssf_sizes {
     std::uint32_t blocks = 0;   // each FFT block gives 2n points
 };
 
+// The default FFT length: the smallest power of two that holds every one of the `points` directions in one
+// block (2n >= P), as the SSF paper's code does, so that one jointly optimised index set spreads them all.
+// Stacked blocks of the smallest length share one index set and differ only in their signs: 6-14% higher
+// error at D = 16d (docs/results-accuracy.md). Capped at 8x the smallest length (every D <= 16d fits, and
+// the twiddles keep storage O(d)) and at m n <= 2^19, the index-set optimiser's cost per candidate (at
+// d = 784, D = 8192: two blocks of 1024, the file under 16 KiB, the build about twice the smallest's);
+// past the cap, stacked blocks of the capped length.
+unsigned one_block_fft_size(unsigned m, unsigned smallest, std::uint64_t points) {
+    constexpr std::uint64_t max_optimiser_work = std::uint64_t{1} << 19;
+    unsigned n = smallest;
+    while (2ull * n < points && n < 8u * smallest && n < (1u << max_log2_fft) &&
+           std::uint64_t{m} * 2 * n <= max_optimiser_work)
+        n *= 2;
+    return n;
+}
+
 ssf_sizes sizes(const build_options& o) {
     ssf_sizes z;
     z.work_dim = o.input_dim + (o.input_dim & 1u);
     z.m = z.work_dim / 2;
-    // Default: the smallest power of two above m, at least 2 and at most the FFT limit.
-    z.n = o.fft_size != 0 ? o.fft_size : 1u << std::clamp(detail::ceil_log2(std::uint64_t{z.m} + 1), 1u, max_log2_fft);
-    if (z.n < 2 || !detail::is_power_of_two(z.n)) fail("FFT size " + std::to_string(z.n) + " is not a power of two >= 2");
-    if (z.n <= z.m) fail("FFT size " + std::to_string(z.n) + " must exceed d/2 = " + std::to_string(z.m));
-    z.log2_n = detail::ceil_log2(z.n);
-    if (z.log2_n > max_log2_fft) fail("FFT size above 2^16 (input dimension too large)");
+    const unsigned smallest = 1u << std::clamp(detail::ceil_log2(std::uint64_t{z.m} + 1), 1u, max_log2_fft);
+    const unsigned requested = o.fft_size == ssf_fft_size_smallest ? smallest : o.fft_size;  // 0: default
+    if (requested != 0) {
+        if (requested < 2 || !detail::is_power_of_two(requested))
+            fail("FFT size " + std::to_string(requested) + " is not a power of two >= 2");
+        if (requested <= z.m) fail("FFT size " + std::to_string(requested) + " must exceed d/2 = " + std::to_string(z.m));
+    }
+    if (smallest <= z.m) fail("FFT size above 2^16 (input dimension too large)");
 
     // The output is 2 M P (gaussian cos/sin) or 2 P (arc-cosine with reflections), rounded up.
     if (scale_mixture_kernel(o.kernel.kind)) {
-        const ssf_radial_choice rule = ssf_choose_radial_rule(o.radial_rule, o.radial_points, z.work_dim, o.features, 2ull * z.n, o.kernel.kind);
+        // auto's choice is measured against blocks of the requested length, or of the smallest by default.
+        const unsigned rule_n = requested != 0 ? requested : smallest;
+        const ssf_radial_choice rule = ssf_choose_radial_rule(o.radial_rule, o.radial_points, z.work_dim, o.features, 2ull * rule_n, o.kernel.kind);
         z.radial_rule = rule.rule;
         z.radial = rule.radial;
     }
@@ -86,6 +106,9 @@ ssf_sizes sizes(const build_options& o) {
     z.output_dim = points * per_point;
     if (z.output_dim > max_outputs) fail("too many features (limit 2^26 outputs)");
     z.points = static_cast<std::uint32_t>(points);
+    z.n = requested != 0 ? requested : one_block_fft_size(z.m, smallest, points);
+    z.log2_n = detail::ceil_log2(z.n);
+    if (z.log2_n > max_log2_fft) fail("FFT size above 2^16");
     z.blocks = static_cast<std::uint32_t>((points + 2ull * z.n - 1) / (2ull * z.n));
     return z;
 }

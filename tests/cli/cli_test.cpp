@@ -201,6 +201,23 @@ TEST_CASE("cli: map gives the same bytes on 1, 4 and every thread") {
     CHECK(bytes == slurp(s.path("Fall.npy")));
 }
 
+// SSF layout: by default one FFT block holds every direction (FREQ has n = 64 bits at d = 16, D = 256),
+// `--fft-size smallest` stacks blocks of the smallest length (n = 16); 1 is no FFT length.
+TEST_CASE("cli: ssf --fft-size smallest stacks blocks, the default is one block") {
+    scratch s;
+    const std::string build = "build --method ssf --kernel arccos --input-dim 16 --features 256 ";
+    REQUIRE(s.kfm(build + "-o one.kfm").exit_code == 0);
+    REQUIRE(s.kfm(build + "--fft-size smallest -o stacked.kfm").exit_code == 0);
+    const std::string one = s.kfm("inspect one.kfm --json").out, stacked = s.kfm("inspect stacked.kfm --json").out;
+    CAPTURE(one);
+    CAPTURE(stacked);
+    CHECK(one.find(R"("tag": "FREQ", "dtype": "bits", "count": 64,)") != std::string::npos);
+    CHECK(stacked.find(R"("tag": "FREQ", "dtype": "bits", "count": 16,)") != std::string::npos);
+    CHECK(stacked.find(R"("tag": "SIGN", "dtype": "bits", "count": 128,)") != std::string::npos);  // 4 blocks of 2n
+    check_error(s.kfm(build + "--fft-size 1 -o bad.kfm"), "--fft-size must be at least 2");
+    CHECK(!std::filesystem::exists(s.path("bad.kfm")));
+}
+
 TEST_CASE("cli: help") {
     scratch s;
     const run_result all = s.kfm("help");

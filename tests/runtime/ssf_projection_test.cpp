@@ -160,8 +160,9 @@ void check_projection_against_dense(const kfm::offline::map_contents& map, std::
 }  // namespace
 
 TEST_CASE("ssf projection (single and batched) equals the dense V: odd d, small n") {
-    // d = 7 pads to 8, m = 4, n = 8: 29 points = one full block of 16 and a truncated one.
-    const auto map = build(7, 58, 0, fmt::kernel::gaussian);
+    // d = 7 pads to 8, m = 4, n = 8 (the smallest; the default would hold them in one block of 16): 29 points
+    // = one full block of 16 and a truncated one.
+    const auto map = build(7, 58, kfm::offline::ssf_fft_size_smallest, fmt::kernel::gaussian);
     CHECK(map.meta.work_dim == 8);
     CHECK(map.meta.block_size == 8);
     CHECK(map.meta.block_count == 2);
@@ -171,8 +172,13 @@ TEST_CASE("ssf projection (single and batched) equals the dense V: odd d, small 
 TEST_CASE("ssf projection (single and batched) equals the dense V: large n, several blocks") {
     // d = 101 pads to 102, m = 51 frequencies out of n = 1024; 2148 points over 2 blocks.
     check_projection_against_dense(build(101, 2 * 2148, 1024, fmt::kernel::arccos, 1), {2, 17});
-    // d = 784 (MNIST size), default n = 512, 1500 points: 2 blocks, the second truncated.
-    check_projection_against_dense(build(784, 3000, 0, fmt::kernel::arccos, 0), {3, 9});
+    // d = 784 (MNIST size), the smallest n = 512, 1500 points: 2 blocks, the second truncated.
+    check_projection_against_dense(build(784, 3000, kfm::offline::ssf_fft_size_smallest, fmt::kernel::arccos, 0), {3, 9});
+    // The default layout at d = 16, D = 16d: one block of n = 64 (4x the smallest).
+    const auto one_block = build(16, 256, 0, fmt::kernel::arccos, 1);
+    CHECK(one_block.meta.block_size == 64);
+    CHECK(one_block.meta.block_count == 1);
+    check_projection_against_dense(one_block, {2, 17});
 }
 
 TEST_CASE("ssf transform: the feature stage on top of the projection (midpoint, 2 radial points)") {
