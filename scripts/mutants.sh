@@ -14,10 +14,10 @@ cd "$(dirname "$0")/.."
 # name | file | sed expression (changes one line; no '|' inside) | suite | doctest test-case filter
 mutants=(
   "bits-sections-unchecked|src/runtime/verify_container.cpp|s/if (crc32c(bytes + e.offset/if (e.dtype != std::uint32_t(fmt::dtype::bits) \&\& crc32c(bytes + e.offset/|format|every single-byte change*"
-  "quadrature-resampling|src/offline/build_quadrature.cpp|s/mean_w2 += double(d) \/ (rho/mean_w2 += double(d + 1) \/ (rho/|offline|quadrature: radius resampling redraws*"
+  "quadrature-resampling|src/offline/build_quadrature.cpp|s/mean_w2 += m2 \/ (rho/mean_w2 += (m2 + 1.0) \/ (rho/|offline|quadrature: radius resampling redraws*"
   "optimiser-last-sweep|src/offline/ssf_energy.cpp|s/sweep <= options.max_sweeps/sweep < options.max_sweeps/|offline|ssf optimiser: runs exactly max_sweeps*"
   "gorf-radii-streams|src/offline/build_gorf.cpp|s/law.negative.sample(negative,/law.negative.sample(positive,/|offline|gorf: positive and negative radii*"
-  "srf-target|src/offline/srf_fit.cpp|s#std::pow(1.0 - z \* z / (a \* a), double(p))#std::pow(1.0 - z * z / (4.0 * a), double(p))#|offline|srf fit: the surrogate follows*"
+  "srf-target|src/offline/srf_fit.cpp|s#portable::pow(1.0 - z \* z / (a \* a), p)#portable::pow(1.0 - z * z / (4.0 * a), p)#|offline|srf fit: the surrogate follows*"
   "srf-phases-stream|src/offline/build_srf.cpp|s/rng r(derive(o.seed, stream_phases));/rng r(derive(o.seed, stream_radii));/|offline|srf: phases are independent*"
   "ssf-single-block|src/offline/build_ssf.cpp|s/for (std::size_t b = 0; b < z.blocks; ++b)/for (std::size_t b = 0; b + 1 < z.blocks; ++b)/|offline|ssf: every block*"
   "stats-ssf-duplicated-last-block|src/offline/build_ssf.cpp|s/bits\[b \* block_bits + frequency\] = signs.rademacher() < 0;/bits[b * block_bits + frequency] = b > 0 \&\& b + 1 == z.blocks ? bits[(b - 1) * block_bits + frequency] : signs.rademacher() < 0;/|stats|ssf Gram spread*"
