@@ -24,8 +24,8 @@ mutants=(
   "stats-sorf-repeated-blocks|src/offline/build_sorf.cpp|s/signs\[s \* stride + j\] = r.rademacher() < 0;/signs[s * stride + j] = s >= 3 ? bool(signs[(s - 3) * stride + j]) : r.rademacher() < 0;/|stats|quadrature beats RFF*"
   "stats-gorf-radius-scale|src/offline/build_gorf.cpp|s/return r.chi(d) \/ sigmas\[i\];/return 1.05 * r.chi(d) \/ sigmas[i];/|stats|gorf and grff: delta-gaussian*"
   "stats-tensorsketch-repeated-hashes|src/offline/build_tensorsketch.cpp|s/c.buckets\[k \* work + i\] = h < constant ? h : h + 1;/c.buckets[k * work + i] = k > 0 ? c.buckets[i] : h < constant ? h : h + 1;/|stats|tensorsketch and maclaurin*"
-  "stats-quadrature-radius-law|src/offline/build_quadrature.cpp|s/rho\[j\] = r.chi(double(d) + 2.0);/rho[j] = r.chi(double(d));/|stats|quadrature estimators with butterfly*"
-  "stats-quadrature-no-a0|src/offline/build_quadrature.cpp|s/if (o.kernel.kind == format::kernel::gaussian) return a0;/if (o.kernel.kind == format::kernel::gaussian) return 0.0;/|stats|quadrature estimators with butterfly*"
+  "stats-quadrature-radius-law|src/offline/radial_laws.cpp|s/const double chi = r.chi(double(dim) + 2.0);/const double chi = r.chi(double(dim));/|stats|quadrature estimators with butterfly*"
+  "stats-quadrature-no-a0|src/offline/build_quadrature.cpp|s/if (scale_mixture_kernel(o.kernel.kind)) return a0;/if (scale_mixture_kernel(o.kernel.kind)) return 0.0;/|stats|quadrature estimators with butterfly*"
 )
 
 here=""
