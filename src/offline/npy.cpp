@@ -287,19 +287,33 @@ std::vector<std::uint8_t> encode_npy(const std::string& descr, const std::string
     return out;
 }
 
+// The header's shape tuple, "(n,)" or "(rows, cols)". Appended piece by piece: GCC 12 warns (-Wrestrict, a
+// false positive) on the inlined `"(" + std::to_string(n) + ...` chain.
+std::string shape_tuple(std::size_t first, const std::size_t* second) {
+    std::string shape = "(";
+    shape += std::to_string(first);
+    if (second != nullptr) {
+        shape += ", ";
+        shape += std::to_string(*second);
+        shape += ")";
+    } else {
+        shape += ",)";
+    }
+    return shape;
+}
+
 }  // namespace
 
 std::vector<std::uint8_t> encode_npy_f32(std::size_t rows, std::size_t cols, const float* data) {
-    return encode_npy<std::uint32_t>("<f4", "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")", data,
-                                     rows * cols);
+    return encode_npy<std::uint32_t>("<f4", shape_tuple(rows, &cols), data, rows * cols);
 }
 
 void write_npy_f32_vector(const std::string& path, std::size_t n, const float* data) {
-    write_file_atomic(path, encode_npy<std::uint32_t>("<f4", "(" + std::to_string(n) + ",)", data, n));
+    write_file_atomic(path, encode_npy<std::uint32_t>("<f4", shape_tuple(n, nullptr), data, n));
 }
 
 void write_npy_i64_vector(const std::string& path, std::size_t n, const std::int64_t* data) {
-    write_file_atomic(path, encode_npy<std::uint64_t>("<i8", "(" + std::to_string(n) + ",)", data, n));
+    write_file_atomic(path, encode_npy<std::uint64_t>("<i8", shape_tuple(n, nullptr), data, n));
 }
 
 void write_npy_f32(const std::string& path, std::size_t rows, std::size_t cols, const float* data) {
