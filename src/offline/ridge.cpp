@@ -35,7 +35,7 @@ ridge_solution solve_ridge(const Eigen::MatrixXd& phi, const Eigen::MatrixXd& y,
     if (n == 0 || d == 0) throw std::invalid_argument("ridge: no samples or no features");
     if (y.rows() != n || y.cols() == 0) throw std::invalid_argument("ridge: y must have one row per sample");
     if (!(alpha > 0.0) || !std::isfinite(alpha)) throw std::invalid_argument("ridge: alpha must be positive and finite");
-    if (negative_dim > d) throw std::invalid_argument("ridge: negative_dim exceeds the feature count");
+    if (std::int64_t(negative_dim) > std::int64_t(d)) throw std::invalid_argument("ridge: negative_dim exceeds the feature count");
 
     const Eigen::RowVectorXd phi_mean = phi.colwise().mean();
     const Eigen::RowVectorXd y_mean = y.colwise().mean();

@@ -95,7 +95,7 @@ TEST_CASE("bit sections are packed LSB first") {
     for (auto& s : map.sections) {
         if (s.tag != fmt::tag::signs) continue;
         REQUIRE(s.count > 8);
-        std::vector<bool> bits(s.count, false);
+        std::vector<bool> bits(std::size_t(s.count), false);
         bits[0] = bits[2] = bits[3] = bits[8] = true;
         s = kfm::offline::make_bits_section(fmt::tag::signs, bits);
     }

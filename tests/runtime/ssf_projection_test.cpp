@@ -209,7 +209,7 @@ TEST_CASE("ssf open rejects a corrupted index set or a wrong sign count") {
     const auto entry = section_at(good, ix);
     const std::vector<std::uint32_t> lambda = frequencies(map);
     kfm::map view;
-    auto flip_bit = [&](std::vector<std::uint8_t>& bytes, std::uint32_t k) { bytes[entry.offset + k / 8] ^= std::uint8_t(1u << (k % 8)); };
+    auto flip_bit = [&](std::vector<std::uint8_t>& bytes, std::uint32_t k) { bytes[std::size_t(entry.offset + k / 8)] ^= std::uint8_t(1u << (k % 8)); };
     auto open_status = [&](const std::vector<std::uint8_t>& bytes) {
         const file_buffer b(bytes);
         return kfm::open(b.data(), b.size(), &view, isa::scalar);
