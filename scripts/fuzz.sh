@@ -47,7 +47,14 @@ for t in "${targets[@]}"; do
   else
     failed=$((failed + 1))
     echo "fuzz $t: FAILED (exit $rc), ${runs:-?} runs; reproducer in $artifacts, log $log"
-    grep -E 'ERROR|contract violated|SUMMARY|timeout' "$log" | head -5 | sed 's/^/  /'
+    grep -E 'ERROR|contract violated|SUMMARY|timeout|Test unit written' "$log" | head -6 | sed 's/^/  /'
+    # The reproducer itself (at most -max_len = 4096 bytes), so a failure on a machine we cannot reach
+    # can be replayed here: base64 -d > tests/fuzz/regressions/<target>/<name>.
+    for a in "$artifacts"*; do
+      [ -f "$a" ] && [ "$(stat -c %s "$a")" -le 8192 ] || continue
+      echo "  reproducer $(basename "$a") (base64):"
+      base64 -w 100 "$a" | sed 's/^/    /'
+    done
   fi
 done
 [ $failed -eq 0 ]

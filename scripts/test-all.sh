@@ -183,6 +183,10 @@ fi
 note "done"
 if [ ${#failed_stages[@]} -gt 0 ]; then
   echo "failures: ${failed_stages[*]}"
+  # Repeat what the fuzzer found here, at the end of the log, where a truncated CI log still shows it.
+  if grep -q ': FAILED' "$root/build/fuzz.summary.log" 2>/dev/null; then
+    sed -n '/: FAILED/,/^fuzz [a-z]*: ok/p' "$root/build/fuzz.summary.log" | grep -v ': ok,'
+  fi
 fi
 if [ "$skipped" -gt 0 ]; then
   echo "$passed passed, $failed failed, $skipped skipped"
