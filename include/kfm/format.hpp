@@ -111,6 +111,7 @@ enum class method : std::uint32_t {
     grff = 10,         // iid signed features for indefinite kernels
     maclaurin = 11,    // Random Maclaurin
     tensorsketch = 12, // TensorSketch
+    gq = 15,           // quffka's GQ: subsampled tensor Gauss-Hermite grid (dense)
 };
 
 enum class kernel : std::uint32_t {
@@ -176,7 +177,7 @@ struct map_meta {
     std::uint32_t repeats;           // projection-specific: butterfly repeats
     std::uint32_t kernel_order;      // arccos order b, or polynomial degree p
     std::uint32_t mixture_count;     // delta-gaussian: number of (c_i, sigma_i) pairs in kernel_params
-    std::uint32_t radial_points;     // SSF M, 0 when unused
+    std::uint32_t radial_points;     // SSF M; gq: Gauss-Hermite nodes per coordinate; 0 when unused
     std::uint32_t method_flags;      // method-specific option bits (documented per method)
     std::uint32_t reserved_u32[3];   // zero
     double kernel_sigma;             // gaussian / laplacian bandwidth, matern / rational-quadratic length l

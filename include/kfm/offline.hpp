@@ -45,6 +45,9 @@ struct build_options {
     // quadrature
     bool resample_radii = false;            // the paper's biased a0 >= 0 variant
     bool haar_rotations = false;            // dense Haar Q instead of butterflies (accuracy reference)
+    bool partial_rule = false;              // exactly features / 2 points: the last rule truncated (not rounded)
+    // gq
+    unsigned gq_nodes = 2;                  // Gauss-Hermite nodes per coordinate (quffka's default 2)
     // SRF / GORF
     std::string spectral = "signed-mixture"; // GORF/GRFF polynomial: signed-mixture (unbiased) | bessel-1d (the paper's, biased)
     std::string directions = "dense";       // dense | butterfly | hadamard

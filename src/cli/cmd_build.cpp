@@ -71,7 +71,8 @@ const std::vector<option_spec>& build_option_specs() {
         {"--radial-points", true}, {"--radial-rule", true}, {"--sweeps", true},
         {"--fft-size", true},      {"--resample-radii", false}, {"--spectral", true},
         {"--directions", true},    {"--progress", false},   {"--haar-rotations", false},
-        {"--arccos-pairs", true},  {"--nu", true},         {"--alpha", true}};
+        {"--arccos-pairs", true},  {"--nu", true},         {"--alpha", true},
+        {"--partial-rule", false}, {"--gq-nodes", true}};
     return specs;
 }
 
@@ -114,6 +115,8 @@ offline::build_options build_options_from(const arguments& args, std::string* si
                                                                      : args.u32("--fft-size", options.fft_size, 2);
     options.resample_radii = args.has("--resample-radii");
     options.haar_rotations = args.has("--haar-rotations");
+    options.partial_rule = args.has("--partial-rule");
+    options.gq_nodes = args.u32("--gq-nodes", options.gq_nodes);
     options.spectral = args.value_or("--spectral", options.spectral);
     options.directions = args.value_or("--directions", options.directions);
     options.show_progress = args.has("--progress");

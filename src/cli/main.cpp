@@ -39,7 +39,7 @@ input of the same command, is refused. Inputs must be regular files.
 const char* const build_help = R"(usage: kfm build --method M --kernel K --input-dim d --features D [--seed S] -o FILE
 
   --method M        rff | rff-phase | orf | ssf | quadrature | sorf | qmc | srf | gorf | grff |
-                    maclaurin | tensorsketch (a method not built into this kfm reports "not available")
+                    maclaurin | tensorsketch | gq (a method not built into this kfm reports "not available")
   --kernel K        gaussian | arccos | polynomial-sphere | delta-gaussian | matern |
                     rational-quadratic | laplacian (matern and rational-quadratic: rff, rff-phase,
                     orf, qmc, sorf, ssf, quadrature -- quadrature needs nu > 1, alpha > 1;
@@ -83,6 +83,9 @@ method options:
                         m n <= 2^19 (m = d/2); past that, blocks of the capped length
   --resample-radii      quadrature: the paper's biased variant (radius resampled until a0 >= 0)
   --haar-rotations      quadrature: dense Haar rotations instead of butterflies (accuracy reference)
+  --partial-rule        quadrature: exactly D outputs (D/2 points, D even), the last rule truncated
+                        (default: D rounded to whole rules of 2 (d + 1))
+  --gq-nodes N          gq: Gauss-Hermite nodes per coordinate, 2..64 (default 2, quffka's)
   --spectral S          GORF/GRFF polynomial-sphere spectral model: signed-mixture (default; unbiased)
                         | bessel-1d (the GORF paper's model, kept to reproduce it; biased: its
                         kernel is +0.15 above K at |x-y| = 2 for a = 3, p = 1)

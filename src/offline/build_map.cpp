@@ -28,6 +28,7 @@ std::uint64_t least_output_dim(const build_options& o) {
     const bool gaussian = scale_mixture_kernel(o.kernel.kind);
     switch (o.method) {
         case format::method::quadrature: {  // whole rules of 2 (d + 1) outputs, at least one
+            if (o.partial_rule) return f;
             const std::uint64_t per_rule = 2 * (std::uint64_t{o.input_dim} + 1);
             return std::max<std::uint64_t>(1, (f + per_rule / 2) / per_rule) * per_rule;
         }
@@ -145,6 +146,7 @@ map_contents build_with_method(const build_options& options) {
         case format::method::maclaurin: return build_maclaurin(options);
         case format::method::tensorsketch: return build_tensorsketch(options);
         case format::method::srf: return build_srf(options);
+        case format::method::gq: return build_gq(options);
         default:
             break;
     }

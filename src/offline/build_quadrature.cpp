@@ -35,23 +35,29 @@ constexpr unsigned max_resample_attempts = 10000;
 struct quadrature_sizes {
     unsigned d = 0;
     unsigned rules = 0;       // K rules of d+1 points each
-    std::size_t points = 0;   // K (d+1)
+    std::size_t points = 0;   // K (d+1), or with partial_rule features / 2 (the last rule truncated)
     std::uint32_t d2 = 0;     // butterfly size: the smallest power of two >= d
 };
 
 // Each rule gives d+1 points and two outputs per point (cos/sin, or f(a)/f(-a) for arccos); the requested
-// feature count is rounded to whole rules.
+// feature count is rounded to whole rules, or with partial_rule kept exact: features / 2 points, the last
+// rule keeping only its first points (docs/kernels.md: still unbiased, the estimator being the mean over
+// the kept points).
 quadrature_sizes sizes(const build_options& o) {
     quadrature_sizes z;
     z.d = o.input_dim;
     const std::uint64_t per_rule = 2ull * (z.d + 1);
-    const std::uint64_t rules = std::max<std::uint64_t>(1, (o.features + per_rule / 2) / per_rule);
+    if (o.partial_rule && (o.features < 2 || o.features % 2 != 0))
+        throw std::invalid_argument("quadrature: --partial-rule needs an even number of features (two outputs per "
+                                    "point), got " + std::to_string(o.features));
+    const std::uint64_t rules = o.partial_rule ? (o.features + per_rule - 1) / per_rule
+                                               : std::max<std::uint64_t>(1, (o.features + per_rule / 2) / per_rule);
     if (rules * per_rule > (1ull << 26))
         throw std::invalid_argument("quadrature: too many features (more than 2^26 outputs)");
     if (o.haar_rotations && rules * (z.d + 1) * z.d > (1ull << 28))
         throw std::invalid_argument("quadrature: the dense Haar variant would exceed 1 GiB");
     z.rules = unsigned(rules);
-    z.points = std::size_t(z.rules) * (z.d + 1);
+    z.points = o.partial_rule ? std::size_t(o.features / 2) : std::size_t(z.rules) * (z.d + 1);
     z.d2 = std::uint32_t(1) << detail::ceil_log2(z.d);
     return z;
 }
@@ -72,7 +78,7 @@ rotations sample_rotations(const build_options& o, const quadrature_sizes& z) {
         rng angles(derive(o.seed, 3 * k)), order(derive(o.seed, 3 * k + 1));
         if (o.haar_rotations) {
             const auto rows = haar_orthogonal_rows(d, angles);
-            for (unsigned j = 0; j <= d; ++j)
+            for (unsigned j = 0; j <= d && std::size_t(k) * (d + 1) + j < z.points; ++j)
                 for (unsigned r = 0; r < d; ++r) {
                     double point = 0.0;
                     for (unsigned c = 0; c < d; ++c) point += rows[std::size_t(r) * d + c] * simplex[std::size_t(c) * (d + 1) + j];
@@ -144,7 +150,7 @@ point_radii sample_radii(const build_options& o, const quadrature_sizes& z) {
     for (unsigned k = 0; k < z.rules; ++k) {
         rng radii(derive(o.seed, 3 * k + 2));
         draw_radii(radii, law, d, o.resample_radii, rho.data());
-        for (unsigned j = 0; j <= d; ++j) {
+        for (unsigned j = 0; j <= d && std::size_t(k) * (d + 1) + j < z.points; ++j) {
             const std::size_t p = std::size_t(k) * (d + 1) + j;
             const double w = std::sqrt(m2) / rho[j];
             sum_w2 += w * w;

@@ -30,6 +30,7 @@ constexpr name_entry<format::method> method_names[] = {
     {format::method::grff, "grff"},
     {format::method::maclaurin, "maclaurin"},
     {format::method::tensorsketch, "tensorsketch"},
+    {format::method::gq, "gq"},
 };
 
 constexpr name_entry<format::kernel> kernel_names[] = {

@@ -1,9 +1,12 @@
 // The quadrature projection (SR(3,3) rules, docs methods.md): for each rule k, y = M_k x with the
 // butterfly network of the rule (apply_butterfly_block), then the d+1 simplex projections V^T y in O(d)
 // with a running sum, written to t[k (d+1) ..]. The point for t_j is Q_k v_j with Q_k = M_k^T;
-// radii, weights and the arccos reflections are applied by the feature stage.
+// radii, weights and the arccos reflections are applied by the feature stage. A partial last rule (the
+// builder's partial_rule: projection_dim < block_count (d+1)) is computed whole and only its first
+// projections are kept.
 // A batch runs R = kernels->butterfly_simplex_batch_rows rows at a time interleaved (element i of row v at
 // [i R + v]) through the kernel's batched network and simplex step, written back row by row.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -19,17 +22,22 @@ namespace {
 status butterfly_simplex_verify(const map_state& map) {
     const auto& m = *map.meta;
     if (m.work_dim != m.input_dim) return status::bad_meta;
-    if (std::uint64_t(m.block_count) * (std::uint64_t(m.work_dim) + 1) != m.projection_dim)
+    // block_count rules, the last one holding 1 .. d+1 of its points
+    const std::uint64_t rule = std::uint64_t(m.work_dim) + 1;
+    if (m.block_count == 0 || m.projection_dim > std::uint64_t(m.block_count) * rule ||
+        m.projection_dim <= (std::uint64_t(m.block_count) - 1) * rule)
         return status::bad_meta;
     return verify_butterfly_sections(map);
 }
 
 // The scratch holds four buffers of d floats, each starting on a 64-byte boundary: the kernel's scratch,
 // the network output y, and the simplex coefficients r_j and (d-j) r_j (computed once per call, shared by
-// all rules). The network runs in the aligned y rather than in t: libc's memcpy of x into a destination a
+// all rules); then d+1 floats for a partial last rule's projections. The network runs in the aligned y rather than in t: libc's memcpy of x into a destination a
 // few bytes past x's page offset (t + k (d+1)) is several times slower on some CPUs.
 std::size_t padded(std::uint32_t d) { return (std::size_t(d) + 15) / 16 * 16; }
-std::size_t butterfly_simplex_scratch_floats(const format::map_meta& meta) { return 4 * padded(meta.work_dim); }
+std::size_t butterfly_simplex_scratch_floats(const format::map_meta& meta) {
+    return 4 * padded(meta.work_dim) + padded(meta.work_dim + 1);
+}
 
 // 1/sqrt(L (L+1)) in double: 1/(L + 1/2) is within 6% (at L = 1), and six Newton steps reach double
 // rounding (6e-2 -> 5e-3 -> 4e-5 -> 2e-9 -> ...). constexpr, so the table below costs nothing at run time.
@@ -114,10 +122,17 @@ void butterfly_simplex_apply(const map_state& map, const float* x, float* t, flo
     float* y = scratch + padded(d);
     float* r = y + padded(d);
     float* diag = r + padded(d);
+    float* partial = diag + padded(d);
     simplex_coefficients(d, r, diag);
     for (std::uint32_t k = 0; k < m.block_count; ++k) {
         apply_butterfly_block(map, k, x, y, scratch);
-        simplex_project(y, d, r, diag, t + std::size_t(k) * (d + 1));
+        const std::size_t begin = std::size_t(k) * (d + 1), kept = std::min<std::size_t>(d + 1, m.projection_dim - begin);
+        if (kept == std::size_t(d) + 1) {
+            simplex_project(y, d, r, diag, t + begin);
+        } else {
+            simplex_project(y, d, r, diag, partial);
+            std::memcpy(t + begin, partial, kept * sizeof(float));
+        }
     }
 }
 
@@ -168,7 +183,9 @@ void project_group(const map_state& map, const float* x, std::size_t count, floa
     for (std::uint32_t k = 0; k < m.block_count; ++k) {
         map.kernels->butterfly_simplex_batch(b.x, b.t, d, ceil_log2(d), map.butterfly + k * cs_stride,
                                              map.permutation + std::size_t(k) * d, m.repeats, b.r, b.diag, b.kernel);
-        deinterleave_rows<R>(b.t, std::size_t(d) + 1, count, m.projection_dim, t + std::size_t(k) * (d + 1));
+        const std::size_t begin = std::size_t(k) * (d + 1);
+        deinterleave_rows<R>(b.t, std::min<std::size_t>(d + 1, m.projection_dim - begin), count, m.projection_dim,
+                             t + begin);
     }
 }
 

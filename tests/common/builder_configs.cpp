@@ -58,6 +58,8 @@ std::vector<builder_config> builder_configs(unsigned d, unsigned features) {
         c.options.kernel = k;
         c.options.directions = directions;
         if (variant == "shifted") c.options.radial_rule = "shifted", c.options.radial_points = 2;
+        if (variant == "partial") c.options.partial_rule = true, c.options.features = features / 2 * 2 + 2;
+        if (variant == "nodes3") c.options.gq_nodes = 3;
         c.label = std::string(offline::method_name(m)) + "/" + offline::kernel_name(k.kind) + "/" +
                   std::to_string(k.kind == fmt::kernel::polynomial_sphere ? k.degree : k.order) +
                   (variant.empty() ? "" : "/" + variant) + (directions == "dense" ? "" : "/" + directions);
@@ -93,6 +95,10 @@ std::vector<builder_config> builder_configs(unsigned d, unsigned features) {
     add(fmt::method::grff, polynomial(3));
     add(fmt::method::maclaurin, polynomial(3));
     add(fmt::method::tensorsketch, polynomial(3));
+    add(fmt::method::quadrature, gaussian, "partial");  // D not a multiple of the rule size: the last rule truncated
+    add(fmt::method::quadrature, arccos(1), "partial");
+    add(fmt::method::gq, gaussian);
+    add(fmt::method::gq, gaussian, "nodes3");
     return out;
 }
 

@@ -63,6 +63,10 @@ std::vector<builder_config> option_variants(unsigned d, unsigned features) {
         [](o_t& o) { o.resample_radii = true; });
     add("quadrature/gaussian/haar", fmt::method::quadrature, fmt::kernel::gaussian,
         [](o_t& o) { o.haar_rotations = true; });
+    add("quadrature/gaussian/haar-partial", fmt::method::quadrature, fmt::kernel::gaussian, [](o_t& o) {
+        o.haar_rotations = o.partial_rule = true;
+        o.features = o.features / 2 * 2 + 2;
+    });
     add("quadrature/arccos/2", fmt::method::quadrature, fmt::kernel::arccos, [](o_t& o) { o.kernel.order = 2; });
     add("orf/gaussian/sigma-2.5", fmt::method::orf, fmt::kernel::gaussian, [](o_t& o) { o.kernel.sigma = 2.5; });
     add("gorf/polynomial/bessel-1d", fmt::method::gorf, fmt::kernel::polynomial_sphere, [](o_t& o) {

@@ -26,6 +26,10 @@ def rows(n, d, seed=0):
      ["--method", "quadrature", "--kernel", "arccos", "--order", "1", "--resample-radii"]),
     (dict(method="gorf", kernel="delta-gaussian", weights=[1.0, -0.5], sigmas=[1.0, 2.0]),
      ["--method", "gorf", "--kernel", "delta-gaussian", "--weights", "1,-0.5", "--sigmas", "1,2"]),
+    (dict(method="gq", kernel="gaussian", sigma=2.0, gq_nodes=3),
+     ["--method", "gq", "--kernel", "gaussian", "--sigma", "2", "--gq-nodes", "3"]),
+    (dict(method="quadrature", kernel="gaussian", partial_rule=True),
+     ["--method", "quadrature", "--kernel", "gaussian", "--partial-rule"]),
 ])
 def test_build_gives_the_bytes_of_kfm_build(tmp_path, options, words):
     m = kfm.FeatureMap(input_dim=12, features=96, seed=7, **options)
