@@ -93,6 +93,9 @@ std::vector<builder_config> builder_configs(unsigned d, unsigned features) {
     add(fmt::method::grff, polynomial(3));
     add(fmt::method::maclaurin, polynomial(3));
     add(fmt::method::tensorsketch, polynomial(3));
+    add(fmt::method::fastfood, gaussian);
+    add(fmt::method::fastfood, shift_invariant(fmt::kernel::matern), "nu1.5");
+    add(fmt::method::fastfood, shift_invariant(fmt::kernel::rational_quadratic), "alpha0.75");
     return out;
 }
 
