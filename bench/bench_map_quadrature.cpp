@@ -1,5 +1,6 @@
 // End-to-end map benchmarks of the quadrature family: map/quadrature/<isa>/<d>/<D> (butterfly SR(3,3),
-// gaussian, n = 1 and 4 i.e. D = 4n(d+1) + 1) against the same-size map/sorf (H D1 H D2 H D3 blocks) and
+// gaussian, n = 1 and 4 i.e. D = 4n(d+1) + 1) against the same-size map/sorf (H D1 H D2 H D3 blocks),
+// map/fastfood (H G Pi H B blocks) and
 // the dense peer map/orf (gemv over the D/2 x d matrix; at d = 4096 map/rff, whose dense gemv costs the
 // same, because Haar QR of 4096 x 4096 blocks is too slow to set up). Targets (issue 5): quadrature at
 // d = 1024 at least 10x faster than dense ORF for one vector; time growing like d log d across d.
@@ -29,6 +30,7 @@ const bool registered = [] {
             register_map_benchmarks("quadrature", d, features + 1,
                                     [=] { return gaussian_map(method::quadrature, d, features); });
             register_map_benchmarks("sorf", d, features, [=] { return gaussian_map(method::sorf, d, features); });
+            register_map_benchmarks("fastfood", d, features, [=] { return gaussian_map(method::fastfood, d, features); });
             if (d < 4096)
                 register_map_benchmarks("orf", d, features, [=] { return gaussian_map(method::orf, d, features); });
             else if (n == 1)

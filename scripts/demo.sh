@@ -41,7 +41,7 @@ kernels=(
   "rq a1.5|--kernel rational-quadratic --alpha 1.5 --sigma $sigma"
   "laplacian|--kernel laplacian --sigma $sigma"
 )
-methods=(rff rff-phase orf sorf qmc ssf quadrature srf gorf grff maclaurin tensorsketch gq)
+methods=(rff rff-phase orf sorf qmc ssf quadrature srf gorf grff maclaurin tensorsketch fastfood gq)
 
 json_get() {  # json_get JSON KEY: the first value of KEY in a flat JSON text
   grep -o "\"$2\": [^,}]*" <<<"$1" | head -1 | sed 's/^[^:]*: //; s/"//g'

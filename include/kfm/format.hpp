@@ -9,8 +9,8 @@ namespace kfm::format {
 inline constexpr std::uint8_t magic[8] = {'K', 'F', 'M', 'A', 'P', '\r', '\n', 0x1a};
 inline constexpr std::uint16_t version_major = 1;
 // Minor 1 added the model sections (PREP, TASK, HEAD, BIAS, LABL). The writer records the oldest minor
-// that knows every section of the file, so a plain map is still written as 1.0.
-inline constexpr std::uint16_t version_minor = 1;
+// that knows every section of the file, so a plain map is still written as 1.0. Minor 2 added GDIA (Fastfood).
+inline constexpr std::uint16_t version_minor = 2;
 inline constexpr std::uint32_t endian_tag = 0x01020304u;  // reads back as 0x04030201 on a big-endian host
 inline constexpr std::uint32_t section_alignment = 64;
 inline constexpr std::uint32_t max_sections = 64;
@@ -90,6 +90,7 @@ inline constexpr std::uint32_t twiddles = make_tag('T', 'W', 'I', 'D');     // f
 inline constexpr std::uint32_t butterfly = make_tag('B', 'F', 'L', 'Y');    // f32 (cos, sin) pairs per butterfly block
 inline constexpr std::uint32_t permutation = make_tag('P', 'E', 'R', 'M');  // u32 gather permutation
 inline constexpr std::uint32_t groups = make_tag('G', 'R', 'P', 'S');       // u32 group offsets (Random Maclaurin)
+inline constexpr std::uint32_t gaussian_diagonal = make_tag('G', 'D', 'I', 'A');  // minor 2: f32 Fastfood G diagonals
 // Model sections (minor 1), optional, for every projection:
 inline constexpr std::uint32_t preprocess = make_tag('P', 'R', 'E', 'P');   // f32 [2 x input_dim]: shifts then scales
 inline constexpr std::uint32_t task = make_tag('T', 'A', 'S', 'K');         // record model_task, count 1
@@ -111,6 +112,7 @@ enum class method : std::uint32_t {
     grff = 10,         // iid signed features for indefinite kernels
     maclaurin = 11,    // Random Maclaurin
     tensorsketch = 12, // TensorSketch
+    fastfood = 13,     // Fastfood (Le, Sarlos, Smola 2013): S H G Pi H B blocks
     gq = 15,           // quffka's GQ: subsampled tensor Gauss-Hermite grid (dense)
 };
 
@@ -132,6 +134,7 @@ enum class projection : std::uint32_t {
     hadamard = 4,          // blocks of H D1 H D2 H D3 on x padded to a power of two (SORF, structured GORF/SRF)
     count_sketch_fft = 5,  // TensorSketch: p count sketches, FFT, product, inverse FFT
     butterfly_blocks = 6,  // stacked butterfly orthogonal blocks Q_k x (structured GORF/SRF directions)
+    fastfood = 7,          // blocks of H G Pi H B on x padded to a power of two (Fastfood; S in the scales)
 };
 
 enum class nonlinearity : std::uint32_t {

@@ -43,8 +43,9 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
     ----------
     method : str, default="ssf"
         rff, rff-phase, orf, qmc, sorf, ssf, quadrature (gaussian, arccos); rff, rff-phase, orf, qmc,
-        sorf (matern, rational-quadratic); rff, rff-phase, qmc (laplacian); srf, gorf, grff, maclaurin,
-        tensorsketch (polynomial-sphere); gorf, grff (delta-gaussian); gq (gaussian). See docs/choosing.md.
+        sorf (matern, rational-quadratic); fastfood (gaussian, matern, rational-quadratic); rff, rff-phase,
+        qmc (laplacian); srf, gorf, grff, maclaurin, tensorsketch (polynomial-sphere); gorf, grff
+        (delta-gaussian); gq (gaussian). See docs/choosing.md.
     kernel : str, default="gaussian"
         gaussian (alias "rbf"), matern, rational-quadratic, laplacian, arccos, polynomial-sphere,
         delta-gaussian (docs/kernels.md).

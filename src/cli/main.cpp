@@ -39,10 +39,11 @@ input of the same command, is refused. Inputs must be regular files.
 const char* const build_help = R"(usage: kfm build --method M --kernel K --input-dim d --features D [--seed S] -o FILE
 
   --method M        rff | rff-phase | orf | ssf | quadrature | sorf | qmc | srf | gorf | grff |
-                    maclaurin | tensorsketch | gq (a method not built into this kfm reports "not available")
+                    maclaurin | tensorsketch | fastfood | gq (a method not built into this kfm reports
+                    "not available")
   --kernel K        gaussian | arccos | polynomial-sphere | delta-gaussian | matern |
                     rational-quadratic | laplacian (matern and rational-quadratic: rff, rff-phase,
-                    orf, qmc, sorf, ssf, quadrature -- quadrature needs nu > 1, alpha > 1;
+                    orf, qmc, sorf, ssf, quadrature, fastfood -- quadrature needs nu > 1, alpha > 1;
                     laplacian: rff, rff-phase, qmc)
   --input-dim d     input dimension
   --features D      requested output dimension; a method with a natural granularity rounds it

@@ -146,6 +146,7 @@ map_contents build_with_method(const build_options& options) {
         case format::method::maclaurin: return build_maclaurin(options);
         case format::method::tensorsketch: return build_tensorsketch(options);
         case format::method::srf: return build_srf(options);
+        case format::method::fastfood: return build_fastfood(options);
         case format::method::gq: return build_gq(options);
         default:
             break;

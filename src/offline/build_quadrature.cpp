@@ -104,7 +104,7 @@ kernel_spec radial_law(const build_options& o) {
 // alpha <= 1: m2 is finite (the rule is unbiased) but the weights' variance, m2 E||w||^{-2}, is not
 // (E[1/G] diverges for G ~ Gamma(alpha <= 1)), so the error does not fall as 1/sqrt(D).
 void check_radial_moments(const build_options& o) {
-    const std::string others = "; build it with rff, rff-phase, orf, qmc, sorf or ssf";
+    const std::string others = "; build it with rff, rff-phase, orf, qmc, sorf, ssf or fastfood";
     if (o.kernel.kind == format::kernel::matern && !(o.kernel.nu > 1.0))
         throw std::invalid_argument("quadrature: matern needs nu > 1 (the stochastic radial rule weights each radius "
                                     "by E||w||^2 / rho^2, and E||w||^2 is infinite for nu <= 1)" + others);

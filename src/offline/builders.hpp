@@ -16,6 +16,7 @@ map_contents build_gorf(const build_options& options);            // gorf, grff 
 map_contents build_maclaurin(const build_options& options);       // maclaurin (Random Maclaurin)
 map_contents build_tensorsketch(const build_options& options);    // tensorsketch
 map_contents build_srf(const build_options& options);             // srf (spherical random features)
+map_contents build_fastfood(const build_options& options);        // fastfood (S H G Pi H B blocks)
 map_contents build_gq(const build_options& options);              // gq (quffka's subsampled Gauss-Hermite grid)
 
 }  // namespace kfm::offline

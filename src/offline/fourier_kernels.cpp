@@ -48,7 +48,8 @@ namespace {
 std::vector<format::method> methods_for(format::kernel k) {
     using format::method;
     if (k == format::kernel::laplacian) return {method::rff, method::rff_phase, method::qmc};
-    return {method::rff, method::rff_phase, method::orf, method::qmc, method::sorf, method::ssf, method::quadrature};
+    return {method::rff, method::rff_phase, method::orf, method::qmc, method::sorf, method::ssf, method::quadrature,
+            method::fastfood};
 }
 
 }  // namespace
@@ -64,7 +65,8 @@ void check_method_supports(format::method m, format::kernel k) {
     }
     std::string why;
     if (k == format::kernel::laplacian && (m == format::method::orf || m == format::method::sorf ||
-                                           m == format::method::ssf || m == format::method::quadrature))
+                                           m == format::method::ssf || m == format::method::quadrature ||
+                                           m == format::method::fastfood))
         why = " (its spectral law, independent Cauchy coordinates, is not rotation-invariant, so orthogonal "
               "directions with a radial law do not approximate it)";
     throw std::invalid_argument(std::string(method_name(m)) + ": kernel '" + kernel_name(k) +

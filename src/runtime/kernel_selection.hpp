@@ -26,7 +26,7 @@ constexpr kernel_table keep_selected_kernels(kernel_table t) noexcept {
 #if !KFM_PROJECTION_BUTTERFLY_SIMPLEX
     t.butterfly_simplex_batch = nullptr;
 #endif
-#if !KFM_PROJECTION_HADAMARD
+#if !KFM_PROJECTION_HADAMARD && !KFM_PROJECTION_FASTFOOD
     t.fwht = nullptr;
 #endif
     return t;

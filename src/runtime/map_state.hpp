@@ -43,6 +43,8 @@ struct map_state {
     std::uint64_t permutation_count = 0;
     const std::uint32_t* groups = nullptr;
     std::uint64_t group_count = 0;
+    const float* gaussian_diagonal = nullptr;  // Fastfood G, block_count x block_size
+    std::uint64_t gaussian_diagonal_count = 0;
     // Model sections (all optional; verify_model.cpp): input shift/scale, task, linear head, class labels.
     const float* prep = nullptr;             // input_dim shifts then input_dim scales
     std::uint64_t prep_count = 0;

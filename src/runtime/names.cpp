@@ -30,6 +30,7 @@ constexpr name_entry<format::method> method_names[] = {
     {format::method::grff, "grff"},
     {format::method::maclaurin, "maclaurin"},
     {format::method::tensorsketch, "tensorsketch"},
+    {format::method::fastfood, "fastfood"},
     {format::method::gq, "gq"},
 };
 
@@ -50,6 +51,7 @@ constexpr name_entry<format::projection> projection_names[] = {
     {format::projection::hadamard, "hadamard"},
     {format::projection::count_sketch_fft, "count-sketch-fft"},
     {format::projection::butterfly_blocks, "butterfly-blocks"},
+    {format::projection::fastfood, "fastfood"},
 };
 
 template <class E, std::size_t N>

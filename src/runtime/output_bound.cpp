@@ -75,6 +75,8 @@ double projection_bound(const map_state& map, const input_norms& x) {
             return x.two + 2.0 + std::log2(double(m.work_dim) + 1.0);
         case fmt::projection::ssf_fft:  // |twiddles| <= 1 (verified): every FFT partial sum is <= |x|_1
             return x.one + 1.0;
+        case fmt::projection::fastfood:  // H B x keeps |x|_2, Pi too, G scales it by max |G|, then as hadamard
+            return x.two + log2_max_abs(map.gaussian_diagonal, map.gaussian_diagonal_count) + log2_n;
         case fmt::projection::count_sketch_fft: {
             // Each sketch's spectrum is <= |x|_1; their product over block_count sketches, summed over n bins.
             const double one = larger(x.one, 0.0);

@@ -31,6 +31,7 @@ void attach_task(map_state& s, const std::uint8_t* p, std::uint64_t n) {
 }
 
 constexpr std::uint32_t butterflies = projection_bit(projection::butterfly_simplex) | projection_bit(projection::butterfly_blocks);
+constexpr std::uint32_t fastfood = projection_bit(projection::fastfood);
 
 constexpr section_row rows[] = {
     {fmt::tag::meta, dtype::record, sizeof(fmt::map_meta), element_rule::any, every_projection, attach_meta},
@@ -49,7 +50,7 @@ constexpr section_row rows[] = {
     {fmt::tag::constants, dtype::f32, 0, element_rule::finite, every_projection,
      attach_array<float, &map_state::constants, &map_state::constant_count>},
     {fmt::tag::signs, dtype::bits, 0, element_rule::any,
-     projection_bit(projection::ssf_fft) | projection_bit(projection::hadamard) | projection_bit(projection::count_sketch_fft),
+     projection_bit(projection::ssf_fft) | projection_bit(projection::hadamard) | projection_bit(projection::count_sketch_fft) | fastfood,
      attach_array<std::uint8_t, &map_state::signs, &map_state::sign_count>},
     {fmt::tag::indices, dtype::u32, 0, element_rule::any, projection_bit(projection::count_sketch_fft),
      attach_array<std::uint32_t, &map_state::indices, &map_state::index_count>},
@@ -60,10 +61,12 @@ constexpr section_row rows[] = {
      attach_array<float, &map_state::twiddles, &map_state::twiddle_count>},
     {fmt::tag::butterfly, dtype::f32, 0, element_rule::finite, butterflies,
      attach_array<float, &map_state::butterfly, &map_state::butterfly_count>},
-    {fmt::tag::permutation, dtype::u32, 0, element_rule::any, butterflies,
+    {fmt::tag::permutation, dtype::u32, 0, element_rule::any, butterflies | fastfood,
      attach_array<std::uint32_t, &map_state::permutation, &map_state::permutation_count>},
     {fmt::tag::groups, dtype::u32, 0, element_rule::any, every_projection,
      attach_array<std::uint32_t, &map_state::groups, &map_state::group_count>},
+    {fmt::tag::gaussian_diagonal, dtype::f32, 0, element_rule::finite, fastfood,
+     attach_array<float, &map_state::gaussian_diagonal, &map_state::gaussian_diagonal_count>},
     // The model sections (minor 1, verify_model.cpp).
     {fmt::tag::preprocess, dtype::f32, 0, element_rule::finite, every_projection,
      attach_array<float, &map_state::prep, &map_state::prep_count>},
@@ -97,6 +100,7 @@ std::uint16_t section_since_minor(std::uint32_t tag) noexcept {
         case fmt::tag::head:
         case fmt::tag::bias:
         case fmt::tag::labels: return 1;
+        case fmt::tag::gaussian_diagonal: return 2;
         default: return 0;
     }
 }

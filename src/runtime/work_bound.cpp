@@ -25,6 +25,7 @@ std::uint64_t projection_work(const map_state& map) {
             return blocks * (m.repeats * (transform_cost(n) + w) + 3 * (w + 1)) + 2 * w;
         case fmt::projection::ssf_fft: return 2 * w + blocks * 2 * (n + transform_cost(n)) + p;
         case fmt::projection::count_sketch_fft: return blocks * (4 * n + w + 2 * transform_cost(n)) + 2 * transform_cost(n) + n;
+        case fmt::projection::fastfood: return blocks * (2 * (transform_cost(n) + n) + 3 * n);
     }
     return 0;  // unreachable: verify_map refuses unknown projections
 }

@@ -106,12 +106,12 @@ TEST_CASE("cli: missing, foreign and bad kernel parameters and unsupported metho
     check_error(s.kfm("build --method quadrature --kernel laplacian" + tail), "build it with rff, rff-phase or qmc");
     check_error(s.kfm("build --method quadrature --kernel matern --nu 0.5" + tail),
                 "quadrature: matern needs nu > 1 (the stochastic radial rule weights each radius by E||w||^2 / rho^2, "
-                "and E||w||^2 is infinite for nu <= 1); build it with rff, rff-phase, orf, qmc, sorf or ssf");
+                "and E||w||^2 is infinite for nu <= 1); build it with rff, rff-phase, orf, qmc, sorf, ssf or fastfood");
     check_error(s.kfm("build --method quadrature --kernel matern --nu 1" + tail), "matern needs nu > 1");
     check_error(s.kfm("build --method quadrature --kernel rational-quadratic --alpha 1" + tail),
                 "quadrature: rational-quadratic needs alpha > 1 (the stochastic radial rule's weights E||w||^2 / rho^2 "
                 "have infinite variance for alpha <= 1, since E||w||^-2 is infinite); build it with rff, rff-phase, "
-                "orf, qmc, sorf or ssf");
+                "orf, qmc, sorf, ssf or fastfood");
     check_error(s.kfm("build --method ssf --kernel matern --nu 0" + tail), "matern nu must be in (0, 100]");
     check_error(s.kfm("build --method gorf --kernel laplacian" + tail), "build it with rff, rff-phase or qmc");
     CHECK(!std::filesystem::exists(s.path("x.kfm")));

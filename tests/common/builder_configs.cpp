@@ -99,6 +99,9 @@ std::vector<builder_config> builder_configs(unsigned d, unsigned features) {
     add(fmt::method::quadrature, arccos(1), "partial");
     add(fmt::method::gq, gaussian);
     add(fmt::method::gq, gaussian, "nodes3");
+    add(fmt::method::fastfood, gaussian);
+    add(fmt::method::fastfood, shift_invariant(fmt::kernel::matern), "nu1.5");
+    add(fmt::method::fastfood, shift_invariant(fmt::kernel::rational_quadratic), "alpha0.75");
     return out;
 }
 
