@@ -90,6 +90,8 @@ inline constexpr std::uint32_t twiddles = make_tag('T', 'W', 'I', 'D');     // f
 inline constexpr std::uint32_t butterfly = make_tag('B', 'F', 'L', 'Y');    // f32 (cos, sin) pairs per butterfly block
 inline constexpr std::uint32_t permutation = make_tag('P', 'E', 'R', 'M');  // u32 gather permutation
 inline constexpr std::uint32_t groups = make_tag('G', 'R', 'P', 'S');       // u32 group offsets (Random Maclaurin)
+inline constexpr std::uint32_t landmark_norms = make_tag('L', 'N', 'R', 'M'); // f32 [projection_dim]: |l_j|^2 of the DENS rows (Nystroem)
+inline constexpr std::uint32_t kernel_inverse_root = make_tag('K', 'I', 'R', 'T'); // f32 [projection_dim^2]: K_mm^{-1/2} row-major (Nystroem)
 // Model sections (minor 1), optional, for every projection:
 inline constexpr std::uint32_t preprocess = make_tag('P', 'R', 'E', 'P');   // f32 [2 x input_dim]: shifts then scales
 inline constexpr std::uint32_t task = make_tag('T', 'A', 'S', 'K');         // record model_task, count 1
@@ -111,6 +113,7 @@ enum class method : std::uint32_t {
     grff = 10,         // iid signed features for indefinite kernels
     maclaurin = 11,    // Random Maclaurin
     tensorsketch = 12, // TensorSketch
+    nystroem = 14,     // Nystroem: K_mm^{-1/2} k(x, landmarks), landmarks from a data set
 };
 
 enum class kernel : std::uint32_t {
@@ -131,6 +134,7 @@ enum class projection : std::uint32_t {
     hadamard = 4,          // blocks of H D1 H D2 H D3 on x padded to a power of two (SORF, structured GORF/SRF)
     count_sketch_fft = 5,  // TensorSketch: p count sketches, FFT, product, inverse FFT
     butterfly_blocks = 6,  // stacked butterfly orthogonal blocks Q_k x (structured GORF/SRF directions)
+    kernel_landmarks = 8,  // Nystroem: t = M k(x, l_j), landmarks l_j in DENS, M = K_mm^{-1/2} in KIRT
 };
 
 enum class nonlinearity : std::uint32_t {
@@ -158,6 +162,7 @@ inline constexpr std::uint32_t method_flag_ssf_antithetic_radii = 1u << 1;      
 inline constexpr std::uint32_t method_flag_quadrature_resampled_radii = 1u << 0; // quadrature: radii redrawn until a0 >= 0
 inline constexpr std::uint32_t method_flag_quadrature_haar = 1u << 1;            // quadrature: dense Haar Q, not butterflies
 inline constexpr std::uint32_t method_flag_gorf_signed_mixture = 1u << 0;        // gorf / grff: signed-mixture spectral model
+inline constexpr std::uint32_t method_flag_nystroem_kmeanspp = 1u << 0;          // nystroem: k-means++ landmarks (else uniform)
 
 // The META section: one record describing the whole map. 192 bytes.
 struct map_meta {

@@ -51,6 +51,7 @@ const char* projection_name(std::uint32_t p) {
         case format::projection::hadamard: return "hadamard";
         case format::projection::count_sketch_fft: return "count-sketch-fft";
         case format::projection::butterfly_blocks: return "butterfly-blocks";
+        case format::projection::kernel_landmarks: return "kernel-landmarks";
     }
     return "?";
 }

@@ -145,6 +145,7 @@ map_contents build_with_method(const build_options& options) {
         case format::method::maclaurin: return build_maclaurin(options);
         case format::method::tensorsketch: return build_tensorsketch(options);
         case format::method::srf: return build_srf(options);
+        case format::method::nystroem: return build_nystroem(options);
         default:
             break;
     }

@@ -16,5 +16,6 @@ map_contents build_gorf(const build_options& options);            // gorf, grff 
 map_contents build_maclaurin(const build_options& options);       // maclaurin (Random Maclaurin)
 map_contents build_tensorsketch(const build_options& options);    // tensorsketch
 map_contents build_srf(const build_options& options);             // srf (spherical random features)
+map_contents build_nystroem(const build_options& options);        // nystroem (landmarks from options.data)
 
 }  // namespace kfm::offline

@@ -30,6 +30,7 @@ constexpr name_entry<format::method> method_names[] = {
     {format::method::grff, "grff"},
     {format::method::maclaurin, "maclaurin"},
     {format::method::tensorsketch, "tensorsketch"},
+    {format::method::nystroem, "nystroem"},
 };
 
 constexpr name_entry<format::kernel> kernel_names[] = {
@@ -49,6 +50,7 @@ constexpr name_entry<format::projection> projection_names[] = {
     {format::projection::hadamard, "hadamard"},
     {format::projection::count_sketch_fft, "count-sketch-fft"},
     {format::projection::butterfly_blocks, "butterfly-blocks"},
+    {format::projection::kernel_landmarks, "kernel-landmarks"},
 };
 
 template <class E, std::size_t N>
