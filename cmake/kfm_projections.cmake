@@ -13,6 +13,7 @@ set(_kfm_projection_file_hadamard projection_hadamard.cpp)
 set(_kfm_projection_file_butterfly_blocks projection_butterfly_blocks.cpp)
 set(_kfm_projection_file_count_sketch_fft projection_count_sketch.cpp)
 set(_kfm_projection_file_fastfood projection_fastfood.cpp)
+set(_kfm_projection_file_kernel_landmarks projection_kernel_landmarks.cpp)
 
 # kfm_check_selection(VAR WHAT KNOWN...): VAR (a list option) is non-empty and names only KNOWN items.
 function(kfm_check_selection var what)

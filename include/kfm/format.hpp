@@ -9,7 +9,8 @@ namespace kfm::format {
 inline constexpr std::uint8_t magic[8] = {'K', 'F', 'M', 'A', 'P', '\r', '\n', 0x1a};
 inline constexpr std::uint16_t version_major = 1;
 // Minor 1 added the model sections (PREP, TASK, HEAD, BIAS, LABL). The writer records the oldest minor
-// that knows every section of the file, so a plain map is still written as 1.0. Minor 2 added GDIA (Fastfood).
+// that knows every section of the file, so a plain map is still written as 1.0. Minor 2 added GDIA (Fastfood), LNRM and
+// KIRT (Nystroem).
 inline constexpr std::uint16_t version_minor = 2;
 inline constexpr std::uint32_t endian_tag = 0x01020304u;  // reads back as 0x04030201 on a big-endian host
 inline constexpr std::uint32_t section_alignment = 64;
@@ -91,6 +92,8 @@ inline constexpr std::uint32_t butterfly = make_tag('B', 'F', 'L', 'Y');    // f
 inline constexpr std::uint32_t permutation = make_tag('P', 'E', 'R', 'M');  // u32 gather permutation
 inline constexpr std::uint32_t groups = make_tag('G', 'R', 'P', 'S');       // u32 group offsets (Random Maclaurin)
 inline constexpr std::uint32_t gaussian_diagonal = make_tag('G', 'D', 'I', 'A');  // minor 2: f32 Fastfood G diagonals
+inline constexpr std::uint32_t landmark_norms = make_tag('L', 'N', 'R', 'M'); // f32 [projection_dim]: |l_j|^2 of the DENS rows (Nystroem)
+inline constexpr std::uint32_t kernel_inverse_root = make_tag('K', 'I', 'R', 'T'); // f32 [projection_dim^2]: K_mm^{-1/2} row-major (Nystroem)
 // Model sections (minor 1), optional, for every projection:
 inline constexpr std::uint32_t preprocess = make_tag('P', 'R', 'E', 'P');   // f32 [2 x input_dim]: shifts then scales
 inline constexpr std::uint32_t task = make_tag('T', 'A', 'S', 'K');         // record model_task, count 1
@@ -114,6 +117,7 @@ enum class method : std::uint32_t {
     tensorsketch = 12, // TensorSketch
     fastfood = 13,     // Fastfood (Le, Sarlos, Smola 2013): S H G Pi H B blocks
     gq = 15,           // quffka's GQ: subsampled tensor Gauss-Hermite grid (dense)
+    nystroem = 14,     // Nystroem: K_mm^{-1/2} k(x, landmarks), landmarks from a data set
 };
 
 enum class kernel : std::uint32_t {
@@ -135,6 +139,7 @@ enum class projection : std::uint32_t {
     count_sketch_fft = 5,  // TensorSketch: p count sketches, FFT, product, inverse FFT
     butterfly_blocks = 6,  // stacked butterfly orthogonal blocks Q_k x (structured GORF/SRF directions)
     fastfood = 7,          // blocks of H G Pi H B on x padded to a power of two (Fastfood; S in the scales)
+    kernel_landmarks = 8,  // Nystroem: t = M k(x, l_j), landmarks l_j in DENS, M = K_mm^{-1/2} in KIRT
 };
 
 enum class nonlinearity : std::uint32_t {
@@ -162,6 +167,7 @@ inline constexpr std::uint32_t method_flag_ssf_antithetic_radii = 1u << 1;      
 inline constexpr std::uint32_t method_flag_quadrature_resampled_radii = 1u << 0; // quadrature: radii redrawn until a0 >= 0
 inline constexpr std::uint32_t method_flag_quadrature_haar = 1u << 1;            // quadrature: dense Haar Q, not butterflies
 inline constexpr std::uint32_t method_flag_gorf_signed_mixture = 1u << 0;        // gorf / grff: signed-mixture spectral model
+inline constexpr std::uint32_t method_flag_nystroem_kmeanspp = 1u << 0;          // nystroem: k-means++ landmarks (else uniform)
 
 // The META section: one record describing the whole map. 192 bytes.
 struct map_meta {

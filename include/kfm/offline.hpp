@@ -2,6 +2,7 @@
 // write it atomically, and evaluate it against the exact kernel. May allocate and throw
 // (std::invalid_argument for impossible parameters, std::runtime_error for I/O).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -51,6 +52,10 @@ struct build_options {
     // SRF / GORF
     std::string spectral = "signed-mixture"; // GORF/GRFF polynomial: signed-mixture (unbiased) | bessel-1d (the paper's, biased)
     std::string directions = "dense";       // dense | butterfly | hadamard
+    // Nystroem: features = m landmarks chosen from the rows of `data` (data_rows x input_dim, row-major)
+    std::vector<float> data;
+    std::size_t data_rows = 0;
+    std::string landmark_init = "uniform";  // uniform (without replacement) | kmeans++ (D^2 seeding)
 };
 
 // One section before serialisation.

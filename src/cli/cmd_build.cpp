@@ -46,8 +46,9 @@ void reject_foreign_kernel_options(const arguments& args, format::kernel kernel)
 double sigma_from(const arguments& args, unsigned input_dim, std::string* note) {
     const std::string text = args.value_or("--sigma", "");
     const bool from_data = text == "median" || text == "scale";
-    if (args.has("--data") && !from_data)
-        usage_error("--data is only used by --sigma median or --sigma scale");
+    const bool nystroem = args.value_or("--method", "") == "nystroem";  // its landmarks come from --data too
+    if (args.has("--data") && !from_data && !nystroem)
+        usage_error("--data is only used by --sigma median or --sigma scale, and by --method nystroem");
     if (!from_data) return args.real("--sigma", 1.0);
     if (!args.has("--data")) usage_error("--sigma " + text + " needs --data X.npy (the rows it is computed from)");
     const offline::npy_array x = offline::read_npy(args.value("--data"));
@@ -58,6 +59,22 @@ double sigma_from(const arguments& args, unsigned input_dim, std::string* note) 
                                           : offline::variance_scale_sigma(x.data.data(), x.rows, x.cols);
     if (note != nullptr) *note = ", sigma " + json_number(sigma) + " from --sigma " + text;
     return sigma;
+}
+
+// Nystroem: m = --landmarks (its D) chosen among the rows of --data by --landmark-init.
+void nystroem_options(const arguments& args, offline::build_options* options) {
+    if (args.has("--features")) usage_error("nystroem makes one feature per landmark: give --landmarks m, not --features");
+    if (!args.has("--data")) usage_error("nystroem needs --data X.npy (the rows its landmarks are chosen from)");
+    args.value("--landmarks");  // a usage error when absent
+    options->features = args.u32("--landmarks", 0);
+    options->landmark_init = args.value_or("--landmark-init", options->landmark_init);
+    offline::npy_array x = offline::read_npy(args.value("--data"));
+    if (x.cols != options->input_dim)
+        usage_error("--data has " + std::to_string(x.cols) + " columns but --input-dim is " +
+                    std::to_string(options->input_dim));
+    require_finite("--data", x.data.data(), x.rows, x.cols);
+    options->data_rows = x.rows;
+    options->data = std::move(x.data);
 }
 
 }  // namespace
@@ -72,7 +89,8 @@ const std::vector<option_spec>& build_option_specs() {
         {"--fft-size", true},      {"--resample-radii", false}, {"--spectral", true},
         {"--directions", true},    {"--progress", false},   {"--haar-rotations", false},
         {"--arccos-pairs", true},  {"--nu", true},         {"--alpha", true},
-        {"--partial-rule", false}, {"--gq-nodes", true}};
+        {"--partial-rule", false}, {"--gq-nodes", true},
+        {"--landmarks", true},     {"--landmark-init", true}};
     return specs;
 }
 
@@ -84,9 +102,15 @@ offline::build_options build_options_from(const arguments& args, std::string* si
         usage_error("unknown kernel '" + args.value("--kernel") + "' (see 'kfm help build')");
     reject_foreign_kernel_options(args, options.kernel.kind);
     args.value("--input-dim");  // a usage error when absent
-    args.value("--features");
     options.input_dim = args.u32("--input-dim", 0, 1);
-    options.features = args.u32("--features", 0, 1);
+    if (options.method == format::method::nystroem) {
+        nystroem_options(args, &options);
+    } else {
+        if (args.has("--landmarks") || args.has("--landmark-init"))
+            usage_error("--landmarks and --landmark-init belong to --method nystroem");
+        args.value("--features");
+        options.features = args.u32("--features", 0, 1);
+    }
     options.seed = args.u64("--seed", options.seed);
 
     options.kernel.sigma = sigma_from(args, options.input_dim, sigma_note);

@@ -39,8 +39,9 @@ input of the same command, is refused. Inputs must be regular files.
 const char* const build_help = R"(usage: kfm build --method M --kernel K --input-dim d --features D [--seed S] -o FILE
 
   --method M        rff | rff-phase | orf | ssf | quadrature | sorf | qmc | srf | gorf | grff |
-                    maclaurin | tensorsketch | fastfood | gq (a method not built into this kfm reports
-                    "not available")
+                    maclaurin | tensorsketch | fastfood | gq | nystroem (a method not built into this
+                    kfm reports "not available"; nystroem: gaussian, --landmarks m and --data X.npy
+                    instead of --features)
   --kernel K        gaussian | arccos | polynomial-sphere | delta-gaussian | matern |
                     rational-quadratic | laplacian (matern and rational-quadratic: rff, rff-phase,
                     orf, qmc, sorf, ssf, quadrature, fastfood -- quadrature needs nu > 1, alpha > 1;
@@ -91,6 +92,9 @@ method options:
                         | bessel-1d (the GORF paper's model, kept to reproduce it; biased: its
                         kernel is +0.15 above K at |x-y| = 2 for a = 3, p = 1)
   --directions D        SRF/GORF directions: dense | hadamard | butterfly (default dense)
+  --landmarks m         nystroem: D = m landmarks, rows of --data X.npy (1 <= m <= rows of X); the
+                        file stores them and K_mm^{-1/2}, so it depends on X
+  --landmark-init I     nystroem: uniform (default; without replacement) | kmeans++ (D^2 seeding)
   --progress            show optimiser progress on stderr
 )";
 

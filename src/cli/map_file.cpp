@@ -52,6 +52,7 @@ const char* projection_name(std::uint32_t p) {
         case format::projection::count_sketch_fft: return "count-sketch-fft";
         case format::projection::butterfly_blocks: return "butterfly-blocks";
         case format::projection::fastfood: return "fastfood";
+        case format::projection::kernel_landmarks: return "kernel-landmarks";
     }
     return "?";
 }

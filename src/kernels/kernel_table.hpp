@@ -82,6 +82,11 @@ struct kernel_table {
     void (*butterfly_simplex_batch)(const float* x, float* t, unsigned d, unsigned log2_d2, const float* cs,
                                     const std::uint32_t* perm, unsigned repeats, const float* r, const float* diag,
                                     float* scratch);
+
+    // out[j] = exp(scale * max(x_sq + l_sq[j] - 2 dot[j], 0)) for j < n: the Gaussian kernel against n points
+    // from their dot products with x (kernels/gaussian_of_dots.hpp). dot == out is allowed.
+    void (*gaussian_of_dots)(const float* dot, const float* l_sq, float x_sq, float scale, std::size_t n,
+                             float* out);
 };
 
 // The widest butterfly_simplex_batch_rows of any ISA (8: AVX2, and AVX-512, which runs the 8-lane kernel),
@@ -93,11 +98,12 @@ constexpr unsigned max_butterfly_simplex_batch_rows = 8;
 // without being added here.
 constexpr bool is_complete(const kernel_table& t) noexcept {
     const auto& [id, fft, butterfly, fwht, gemv, gemm, features, fft_batch_lanes, fft_batch, flip_signs, expand,
-                 butterfly_simplex_batch_rows, butterfly_simplex_batch] = t;
+                 butterfly_simplex_batch_rows, butterfly_simplex_batch, gaussian_of_dots] = t;
     return id != isa::automatic && fft != nullptr && butterfly != nullptr && fwht != nullptr && gemv != nullptr &&
            gemm != nullptr && features != nullptr && fft_batch_lanes >= 1 && fft_batch != nullptr &&
            flip_signs != nullptr && expand != nullptr && butterfly_simplex_batch_rows >= 1 &&
-           butterfly_simplex_batch_rows <= max_butterfly_simplex_batch_rows && butterfly_simplex_batch != nullptr;
+           butterfly_simplex_batch_rows <= max_butterfly_simplex_batch_rows && butterfly_simplex_batch != nullptr &&
+           gaussian_of_dots != nullptr;
 }
 
 // The compile-time form of is_complete for a platform's table. GCC does not constant-fold comparisons of

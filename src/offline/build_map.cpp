@@ -148,6 +148,7 @@ map_contents build_with_method(const build_options& options) {
         case format::method::srf: return build_srf(options);
         case format::method::fastfood: return build_fastfood(options);
         case format::method::gq: return build_gq(options);
+        case format::method::nystroem: return build_nystroem(options);
         default:
             break;
     }

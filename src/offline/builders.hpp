@@ -18,5 +18,6 @@ map_contents build_tensorsketch(const build_options& options);    // tensorsketc
 map_contents build_srf(const build_options& options);             // srf (spherical random features)
 map_contents build_fastfood(const build_options& options);        // fastfood (S H G Pi H B blocks)
 map_contents build_gq(const build_options& options);              // gq (quffka's subsampled Gauss-Hermite grid)
+map_contents build_nystroem(const build_options& options);        // nystroem (landmarks from options.data)
 
 }  // namespace kfm::offline

@@ -8,9 +8,12 @@
 namespace kfm::detail {
 
 constexpr kernel_table keep_selected_kernels(kernel_table t) noexcept {
-#if !KFM_PROJECTION_DENSE
+#if !KFM_PROJECTION_DENSE && !KFM_PROJECTION_KERNEL_LANDMARKS
     t.gemv = nullptr;
     t.gemm = nullptr;
+#endif
+#if !KFM_PROJECTION_KERNEL_LANDMARKS
+    t.gaussian_of_dots = nullptr;
 #endif
 #if !KFM_PROJECTION_SSF_FFT && !KFM_PROJECTION_COUNT_SKETCH_FFT
     t.fft = nullptr;

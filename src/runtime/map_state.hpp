@@ -45,6 +45,10 @@ struct map_state {
     std::uint64_t group_count = 0;
     const float* gaussian_diagonal = nullptr;  // Fastfood G, block_count x block_size
     std::uint64_t gaussian_diagonal_count = 0;
+    const float* landmark_norms = nullptr;       // |l_j|^2 of the DENS rows (kernel_landmarks)
+    std::uint64_t landmark_norm_count = 0;
+    const float* kernel_inverse_root = nullptr;  // projection_dim x projection_dim (kernel_landmarks)
+    std::uint64_t kernel_inverse_root_count = 0;
     // Model sections (all optional; verify_model.cpp): input shift/scale, task, linear head, class labels.
     const float* prep = nullptr;             // input_dim shifts then input_dim scales
     std::uint64_t prep_count = 0;

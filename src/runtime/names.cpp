@@ -32,6 +32,7 @@ constexpr name_entry<format::method> method_names[] = {
     {format::method::tensorsketch, "tensorsketch"},
     {format::method::fastfood, "fastfood"},
     {format::method::gq, "gq"},
+    {format::method::nystroem, "nystroem"},
 };
 
 constexpr name_entry<format::kernel> kernel_names[] = {
@@ -52,6 +53,7 @@ constexpr name_entry<format::projection> projection_names[] = {
     {format::projection::count_sketch_fft, "count-sketch-fft"},
     {format::projection::butterfly_blocks, "butterfly-blocks"},
     {format::projection::fastfood, "fastfood"},
+    {format::projection::kernel_landmarks, "kernel-landmarks"},
 };
 
 template <class E, std::size_t N>

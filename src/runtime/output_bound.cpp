@@ -77,6 +77,14 @@ double projection_bound(const map_state& map, const input_norms& x) {
             return x.one + 1.0;
         case fmt::projection::fastfood:  // H B x keeps |x|_2, Pi too, G scales it by max |G|, then as hadamard
             return x.two + log2_max_abs(map.gaussian_diagonal, map.gaussian_diagonal_count) + log2_n;
+        case fmt::projection::kernel_landmarks: {
+            // x.l_j (<= max |L| |x|_1), |x|^2 + |l_j|^2, then k in [0, 1] and every partial sum of M k <= m max |M|.
+            const double dots = log2_max_abs(map.dense, map.dense_count) + x.one;
+            const double squares = log2_sum(2.0 * x.two, log2_max_abs(map.landmark_norms, map.landmark_norm_count));
+            const double t = log2_max_abs(map.kernel_inverse_root, map.kernel_inverse_root_count) +
+                             std::log2(double(m.projection_dim));
+            return larger(larger(dots + 1.0, squares + 1.0), t);
+        }
         case fmt::projection::count_sketch_fft: {
             // Each sketch's spectrum is <= |x|_1; their product over block_count sketches, summed over n bins.
             const double one = larger(x.one, 0.0);

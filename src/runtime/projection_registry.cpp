@@ -12,6 +12,7 @@ extern const projection_ops hadamard_projection;
 extern const projection_ops butterfly_blocks_projection;
 extern const projection_ops count_sketch_fft_projection;
 extern const projection_ops fastfood_projection;
+extern const projection_ops kernel_landmarks_projection;
 
 const projection_ops* projection_ops_for(std::uint32_t kind) noexcept {
     switch (static_cast<format::projection>(kind)) {
@@ -35,6 +36,9 @@ const projection_ops* projection_ops_for(std::uint32_t kind) noexcept {
 #endif
 #if KFM_PROJECTION_FASTFOOD
         case format::projection::fastfood: return &fastfood_projection;
+#endif
+#if KFM_PROJECTION_KERNEL_LANDMARKS
+        case format::projection::kernel_landmarks: return &kernel_landmarks_projection;
 #endif
         default: return nullptr;
     }

@@ -39,7 +39,8 @@ constexpr section_row rows[] = {
      attach_segments},
     {fmt::tag::kernel_params, dtype::f64, 0, element_rule::finite, every_projection,
      attach_array<double, &map_state::kernel_params, &map_state::kernel_param_count>},
-    {fmt::tag::dense, dtype::f32, 0, element_rule::finite, projection_bit(projection::dense),
+    {fmt::tag::dense, dtype::f32, 0, element_rule::finite,
+     projection_bit(projection::dense) | projection_bit(projection::kernel_landmarks),
      attach_array<float, &map_state::dense, &map_state::dense_count>},
     {fmt::tag::scales, dtype::f32, 0, element_rule::finite, every_projection,
      attach_array<float, &map_state::scales, &map_state::scale_count>},
@@ -67,6 +68,10 @@ constexpr section_row rows[] = {
      attach_array<std::uint32_t, &map_state::groups, &map_state::group_count>},
     {fmt::tag::gaussian_diagonal, dtype::f32, 0, element_rule::finite, fastfood,
      attach_array<float, &map_state::gaussian_diagonal, &map_state::gaussian_diagonal_count>},
+    {fmt::tag::landmark_norms, dtype::f32, 0, element_rule::finite, projection_bit(projection::kernel_landmarks),
+     attach_array<float, &map_state::landmark_norms, &map_state::landmark_norm_count>},
+    {fmt::tag::kernel_inverse_root, dtype::f32, 0, element_rule::finite, projection_bit(projection::kernel_landmarks),
+     attach_array<float, &map_state::kernel_inverse_root, &map_state::kernel_inverse_root_count>},
     // The model sections (minor 1, verify_model.cpp).
     {fmt::tag::preprocess, dtype::f32, 0, element_rule::finite, every_projection,
      attach_array<float, &map_state::prep, &map_state::prep_count>},
@@ -100,7 +105,9 @@ std::uint16_t section_since_minor(std::uint32_t tag) noexcept {
         case fmt::tag::head:
         case fmt::tag::bias:
         case fmt::tag::labels: return 1;
-        case fmt::tag::gaussian_diagonal: return 2;
+        case fmt::tag::gaussian_diagonal:
+        case fmt::tag::landmark_norms:
+        case fmt::tag::kernel_inverse_root: return 2;
         default: return 0;
     }
 }

@@ -26,6 +26,8 @@ std::uint64_t projection_work(const map_state& map) {
         case fmt::projection::ssf_fft: return 2 * w + blocks * 2 * (n + transform_cost(n)) + p;
         case fmt::projection::count_sketch_fft: return blocks * (4 * n + w + 2 * transform_cost(n)) + 2 * transform_cost(n) + n;
         case fmt::projection::fastfood: return blocks * (2 * (transform_cost(n) + n) + 3 * n);
+        // |x|^2, the dot products with the landmarks, exp per landmark (counted 8), then M k.
+        case fmt::projection::kernel_landmarks: return w + p * w + 8 * p + p * p;
     }
     return 0;  // unreachable: verify_map refuses unknown projections
 }

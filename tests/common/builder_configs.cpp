@@ -1,5 +1,7 @@
 #include "builder_configs.hpp"
 
+#include "offline/random.hpp"
+
 namespace kfm::test {
 namespace {
 
@@ -45,6 +47,15 @@ offline::kernel_spec shift_invariant(fmt::kernel kind) {
     k.nu = 1.5;
     k.alpha = 0.75;
     return k;
+}
+
+// Nystroem's landmarks come from data: features + 7 rows uniform in [-1, 1) from the offline generator
+// (its uniform() is exact bit arithmetic, so the rows are the same on every platform).
+void nystroem_data(offline::build_options* o) {
+    o->data_rows = o->features + 7;
+    o->data.resize(o->data_rows * o->input_dim);
+    offline::rng r(5);
+    for (float& v : o->data) v = float(2.0 * r.uniform() - 1.0);
 }
 
 }  // namespace
@@ -102,6 +113,8 @@ std::vector<builder_config> builder_configs(unsigned d, unsigned features) {
     add(fmt::method::fastfood, gaussian);
     add(fmt::method::fastfood, shift_invariant(fmt::kernel::matern), "nu1.5");
     add(fmt::method::fastfood, shift_invariant(fmt::kernel::rational_quadratic), "alpha0.75");
+    add(fmt::method::nystroem, gaussian);
+    nystroem_data(&out.back().options);
     return out;
 }
 

@@ -1,0 +1,125 @@
+// Builder for Nystroem (Williams and Seeger 2001), the data-dependent baseline: m landmarks l_j chosen
+// among the rows of a data set (uniformly or by k-means++ seeding, landmarks.hpp), the landmark Gram
+// matrix K_mm in double, and M = K_mm^{-1/2} from a symmetric eigendecomposition K_mm = V diag(lambda) V^T:
+// M = V diag(lambda_k^{-1/2}) V^T over the eigenvalues above nystroem_relative_cutoff x lambda_max, the
+// others dropped (a pseudo-inverse square root; scikit-learn instead clips them up to 1e-12). The map is
+// phi(x) = M k(x, L), so phi(x).phi(y) = k_xL K_mm^+ k_Ly. Stored: the landmarks (DENS, f32, m x d), their
+// squared norms (LNRM) and M (KIRT, f32, m x m); the runtime's kernel_landmarks projection. Gaussian only.
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include <Eigen/Eigenvalues>
+
+#include "offline/builders.hpp"
+#include "offline/landmarks.hpp"
+#include "offline/portable_math.hpp"
+#include "offline/random.hpp"
+
+namespace kfm::offline {
+namespace {
+
+// Eigenvalues of K_mm at or below this fraction of the largest are treated as 0.
+constexpr double nystroem_relative_cutoff = 1e-12;
+
+void check_options(const build_options& o) {
+    const std::string where = "nystroem: ";
+    if (o.kernel.kind != format::kernel::gaussian)
+        throw std::invalid_argument(where + "kernel '" + kernel_name(o.kernel.kind) +
+                                    "' is not supported (nystroem builds the gaussian kernel)");
+    if (!(o.kernel.sigma > 0.0) || !std::isfinite(o.kernel.sigma))
+        throw std::invalid_argument(where + "gaussian sigma must be positive and finite");
+    if (o.data_rows == 0 || o.data.empty())
+        throw std::invalid_argument(where + "needs a data set to choose the landmarks from (--data X.npy)");
+    if (o.input_dim == 0 || o.data.size() != o.data_rows * std::size_t(o.input_dim))
+        throw std::invalid_argument(where + "the data has " + std::to_string(o.data.size() / o.data_rows) +
+                                    " columns per row but --input-dim is " + std::to_string(o.input_dim));
+    if (o.features < 1) throw std::invalid_argument(where + "--landmarks must be at least 1");
+    if (o.features > o.data_rows)
+        throw std::invalid_argument(where + "--landmarks " + std::to_string(o.features) + " is more than the " +
+                                    std::to_string(o.data_rows) + " rows of the data");
+    if (std::uint64_t(o.features) * o.features > (1ull << 28) || std::uint64_t(o.features) * o.input_dim > (1ull << 28))
+        throw std::invalid_argument(where + "the stored matrices would exceed 1 GiB");
+    if (o.landmark_init != "uniform" && o.landmark_init != "kmeans++")
+        throw std::invalid_argument(where + "unknown --landmark-init '" + o.landmark_init + "' (uniform or kmeans++)");
+    for (std::size_t i = 0; i < o.data.size(); ++i)
+        if (!std::isfinite(o.data[i]))
+            throw std::invalid_argument(where + "the data's row " + std::to_string(i / o.input_dim) + ", column " +
+                                        std::to_string(i % o.input_dim) + " is not finite");
+}
+
+// M = K^{-1/2} over the eigenvalues above the cutoff, row-major, rounded to float. The product is written
+// out (not Eigen's blocked GEMM) so its summation order is fixed.
+std::vector<float> inverse_root(const Eigen::MatrixXd& k) {
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(k);
+    if (eig.info() != Eigen::Success) throw std::invalid_argument("nystroem: the landmark Gram matrix's eigensolver failed");
+    const Eigen::VectorXd& lambda = eig.eigenvalues();  // ascending
+    const Eigen::MatrixXd& v = eig.eigenvectors();
+    const Eigen::Index m = k.rows();
+    const double cutoff = nystroem_relative_cutoff * lambda(m - 1);
+    std::vector<double> inv_root(std::size_t(m), 0.0);
+    for (Eigen::Index e = 0; e < m; ++e)
+        if (lambda(e) > cutoff) inv_root[std::size_t(e)] = 1.0 / std::sqrt(lambda(e));
+    std::vector<float> out(std::size_t(m * m));
+    for (Eigen::Index i = 0; i < m; ++i)
+        for (Eigen::Index j = 0; j < m; ++j) {
+            double s = 0.0;
+            for (Eigen::Index e = 0; e < m; ++e) s += v(i, e) * inv_root[std::size_t(e)] * v(j, e);
+            out[std::size_t(i * m + j)] = float(s);
+        }
+    return out;
+}
+
+}  // namespace
+
+map_contents build_nystroem(const build_options& o) {
+    check_options(o);
+    const std::size_t n = o.data_rows, d = o.input_dim, m = o.features;
+    const bool kmeanspp = o.landmark_init == "kmeans++";
+    rng r(derive(o.seed, 0));
+    const std::vector<std::size_t> rows =
+        kmeanspp ? kmeanspp_landmarks(o.data.data(), n, d, m, r) : uniform_landmarks(n, m, r);
+
+    std::vector<float> landmarks(m * d), norms(m);
+    for (std::size_t j = 0; j < m; ++j) {
+        double sq = 0.0;
+        for (std::size_t i = 0; i < d; ++i) {
+            const float v = o.data[rows[j] * d + i];
+            landmarks[j * d + i] = v;
+            sq += double(v) * double(v);
+        }
+        norms[j] = float(sq);
+    }
+    // K_mm of the stored (float) landmarks, in double.
+    const double inv_two_sigma2 = 0.5 / (o.kernel.sigma * o.kernel.sigma);
+    Eigen::MatrixXd k(static_cast<Eigen::Index>(m), static_cast<Eigen::Index>(m));
+    for (std::size_t a = 0; a < m; ++a)
+        for (std::size_t b = 0; b <= a; ++b) {
+            double s = 0.0;
+            for (std::size_t i = 0; i < d; ++i) {
+                const double t = double(landmarks[a * d + i]) - double(landmarks[b * d + i]);
+                s += t * t;
+            }
+            k(Eigen::Index(a), Eigen::Index(b)) = k(Eigen::Index(b), Eigen::Index(a)) = portable::exp(-s * inv_two_sigma2);
+        }
+
+    map_contents map;
+    format::map_meta& meta = map.meta;
+    meta.method = static_cast<std::uint32_t>(format::method::nystroem);
+    meta.kernel = static_cast<std::uint32_t>(format::kernel::gaussian);
+    meta.projection = static_cast<std::uint32_t>(format::projection::kernel_landmarks);
+    meta.input_dim = meta.work_dim = o.input_dim;
+    meta.projection_dim = meta.output_dim = o.features;
+    meta.output_convention = static_cast<std::uint32_t>(format::output_convention::real);
+    meta.method_flags = kmeanspp ? format::method_flag_nystroem_kmeanspp : 0u;
+    meta.kernel_sigma = o.kernel.sigma;
+    meta.seed = o.seed;
+    map.sections.push_back(
+        make_segments_section({make_segment(format::nonlinearity::identity, 0, o.features, 0, 1.0f, 1.0f)}));
+    map.sections.push_back(make_f32_section(format::tag::dense, landmarks));
+    map.sections.push_back(make_f32_section(format::tag::landmark_norms, norms));
+    map.sections.push_back(make_f32_section(format::tag::kernel_inverse_root, inverse_root(k)));
+    return map;
+}
+
+}  // namespace kfm::offline

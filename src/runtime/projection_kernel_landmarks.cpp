@@ -1,0 +1,95 @@
+// The kernel_landmarks projection (Nystroem): t = M k(x, L), where the m = projection_dim landmarks l_j
+// are the rows of DENS (m x work_dim), their squared norms |l_j|^2 are in LNRM and M = K_mm^{-1/2}
+// (m x m, row-major) is in KIRT. For the Gaussian kernel, k(x, l_j) = exp(-|x - l_j|^2 / (2 sigma^2)) with
+// |x - l_j|^2 = |x|^2 + |l_j|^2 - 2 x.l_j: one dense GEMV for the dot products, the kernel table's
+// gaussian_of_dots, then a second GEMV by M. Scratch: the m kernel values.
+#include <cmath>
+#include <limits>
+
+#include "kernels/kernel_table.hpp"
+#include "runtime/checked.hpp"
+#include "runtime/projection.hpp"
+
+namespace kfm::detail {
+namespace {
+
+namespace fmt = kfm::format;
+
+// -1 / (2 sigma^2) as the float the kernel multiplies by.
+float gaussian_scale(const fmt::map_meta& m) { return float(-0.5 / (m.kernel_sigma * m.kernel_sigma)); }
+
+// Each stored |l_j|^2 is the float nearest the landmark's squared norm: recomputed in double, it may differ
+// by the float rounding only (2^-24 relative; 2^-20 allows for the sum's own rounding).
+bool norms_match(const map_state& map) {
+    const std::uint32_t m = map.meta->projection_dim, w = map.meta->work_dim;
+    for (std::uint32_t j = 0; j < m; ++j) {
+        const float* l = map.dense + std::size_t(j) * w;
+        double sq = 0.0;
+        for (std::uint32_t i = 0; i < w; ++i) sq += double(l[i]) * double(l[i]);
+        const double stored = map.landmark_norms[j];
+        if (!(std::fabs(stored - sq) <= 0x1p-20 * sq + double(std::numeric_limits<float>::denorm_min()))) return false;
+    }
+    return true;
+}
+
+status kernel_landmarks_verify(const map_state& map) {
+    const fmt::map_meta& m = *map.meta;
+    if (m.kernel != static_cast<std::uint32_t>(fmt::kernel::gaussian)) return status::unknown_kernel;
+    // The landmarks live in the input space: no padding, no appended value.
+    if (m.work_dim != m.input_dim) return status::bad_meta;
+    const float scale = gaussian_scale(m);
+    if (!std::isfinite(scale)) return status::bad_parameter_value;  // sigma > 0 is check_kernel's
+    if (map.dense == nullptr || map.landmark_norms == nullptr || map.kernel_inverse_root == nullptr)
+        return status::missing_section;
+    std::uint64_t square = 0;
+    if (!checked_mul(std::uint64_t(m.projection_dim), std::uint64_t(m.projection_dim), &square))
+        return status::bad_section_size;
+    // Values are finite: the section table's element rule.
+    if (map.dense_count != std::uint64_t(m.projection_dim) * m.work_dim || map.landmark_norm_count != m.projection_dim ||
+        map.kernel_inverse_root_count != square)
+        return status::bad_section_size;
+    return norms_match(map) ? status::ok : status::bad_parameter_value;
+}
+
+std::size_t kernel_landmarks_scratch_floats(const fmt::map_meta& meta) { return meta.projection_dim; }
+
+// k (m floats) = the kernel of x against every landmark.
+void kernel_row(const map_state& map, const float* x, float* k) {
+    const fmt::map_meta& m = *map.meta;
+    float x_sq = 0.0f;
+    map.kernels->gemv(x, 1, m.work_dim, x, &x_sq);
+    map.kernels->gemv(map.dense, m.projection_dim, m.work_dim, x, k);
+    map.kernels->gaussian_of_dots(k, map.landmark_norms, x_sq, gaussian_scale(m), m.projection_dim, k);
+}
+
+void kernel_landmarks_apply(const map_state& map, const float* x, float* t, float* scratch) {
+    kernel_row(map, x, scratch);
+    map.kernels->gemv(map.kernel_inverse_root, map.meta->projection_dim, map.meta->projection_dim, scratch, t);
+}
+
+std::size_t kernel_landmarks_batch_scratch_floats(const fmt::map_meta& meta, std::size_t rows) {
+    return rows * meta.projection_dim;
+}
+
+// K = X L^T by one gemm, the kernel row by row, then T = K M^T by a second gemm.
+void kernel_landmarks_apply_batch(const map_state& map, const float* x, std::size_t rows, float* t, float* scratch) {
+    const fmt::map_meta& m = *map.meta;
+    const std::size_t p = m.projection_dim, w = m.work_dim;
+    map.kernels->gemm(map.dense, p, w, x, w, rows, scratch, p);
+    const float scale = gaussian_scale(m);
+    for (std::size_t r = 0; r < rows; ++r) {
+        const float* xr = x + r * w;
+        float x_sq = 0.0f;
+        map.kernels->gemv(xr, 1, w, xr, &x_sq);
+        map.kernels->gaussian_of_dots(scratch + r * p, map.landmark_norms, x_sq, scale, p, scratch + r * p);
+    }
+    map.kernels->gemm(map.kernel_inverse_root, p, p, scratch, p, rows, t, p);
+}
+
+}  // namespace
+
+extern const projection_ops kernel_landmarks_projection = {
+    kernel_landmarks_verify, kernel_landmarks_scratch_floats, kernel_landmarks_apply,
+    kernel_landmarks_batch_scratch_floats, kernel_landmarks_apply_batch};
+
+}  // namespace kfm::detail
