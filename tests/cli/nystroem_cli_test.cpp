@@ -18,7 +18,10 @@ namespace {
 // 30 rows of d = 3 on a deterministic spiral (distinct rows).
 std::vector<float> spiral_rows() {
     std::vector<float> x;
-    for (int i = 0; i < 30; ++i) x.insert(x.end(), {std::cos(0.4f * i), std::sin(0.4f * i), 0.05f * i});
+    for (int i = 0; i < 30; ++i) {
+        const float t = float(i);
+        x.insert(x.end(), {std::cos(0.4f * t), std::sin(0.4f * t), 0.05f * t});
+    }
     return x;
 }
 

@@ -121,8 +121,8 @@ TEST_CASE("gq: W holds only nodes, drawn with their weights' frequencies; featur
         positive += v > 0.0f;
     }
     const double n = double(entries);
-    CHECK(std::fabs(zeros - n * 2.0 / 3.0) < 4.5 * std::sqrt(n * 2.0 / 9.0));
-    CHECK(std::fabs(positive - n / 6.0) < 4.5 * std::sqrt(n * 5.0 / 36.0));
+    CHECK(std::fabs(double(zeros) - n * 2.0 / 3.0) < 4.5 * std::sqrt(n * 2.0 / 9.0));
+    CHECK(std::fabs(double(positive) - n / 6.0) < 4.5 * std::sqrt(n * 5.0 / 36.0));
 
     // k(x, y) estimate = (1/P) sum_p cos(w_p.(x - y) / sigma), from W in double.
     const auto pts = random_points(4, d, 21, 1.5);
