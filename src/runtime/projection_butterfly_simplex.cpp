@@ -32,11 +32,15 @@ status butterfly_simplex_verify(const map_state& map) {
 
 // The scratch holds four buffers of d floats, each starting on a 64-byte boundary: the kernel's scratch,
 // the network output y, and the simplex coefficients r_j and (d-j) r_j (computed once per call, shared by
-// all rules); then d+1 floats for a partial last rule's projections. The network runs in the aligned y rather than in t: libc's memcpy of x into a destination a
-// few bytes past x's page offset (t + k (d+1)) is several times slower on some CPUs.
+// all rules); a map with a partial last rule has a fifth, of d+1 floats, for that rule's projections. The
+// network runs in the aligned y rather than in t: libc's memcpy of x into a destination a few bytes past
+// x's page offset (t + k (d+1)) is several times slower on some CPUs.
 std::size_t padded(std::uint32_t d) { return (std::size_t(d) + 15) / 16 * 16; }
+bool has_partial_rule(const format::map_meta& meta) {
+    return meta.projection_dim < std::uint64_t(meta.block_count) * (std::uint64_t(meta.work_dim) + 1);
+}
 std::size_t butterfly_simplex_scratch_floats(const format::map_meta& meta) {
-    return 4 * padded(meta.work_dim) + padded(meta.work_dim + 1);
+    return 4 * padded(meta.work_dim) + (has_partial_rule(meta) ? padded(meta.work_dim + 1) : 0);
 }
 
 // 1/sqrt(L (L+1)) in double: 1/(L + 1/2) is within 6% (at L = 1), and six Newton steps reach double
