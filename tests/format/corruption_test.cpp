@@ -122,7 +122,7 @@ TEST_CASE("the sample files are valid, small, and cover every projection kind an
     }
     MESSAGE(sample_files().size() << " sample files");
     CHECK(padding_seen);
-    for (std::uint32_t p = 1; p <= static_cast<std::uint32_t>(fmt::projection::fastfood); ++p) {
+    for (std::uint32_t p = 1; p <= static_cast<std::uint32_t>(fmt::projection::kernel_landmarks); ++p) {
         INFO("projection " << p);
         CHECK(projections.count(p) == 1);
     }
