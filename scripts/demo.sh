@@ -23,6 +23,8 @@ work=build/demo
 rm -rf "$work"
 mkdir -p "$work"
 "$kfm" synth --rows "$rows" --dim "$d" --seed 1 -o "$work/X.npy"
+# Nyström picks its landmarks from data: a second sample, so the evaluation rows are not landmarks.
+"$kfm" synth --rows "$rows" --dim "$d" --seed 2 -o "$work/landmark_rows.npy"
 
 # Kernels and their parameters: gaussian with sigma^2 = d/2 (the quadrature paper's choice), arccos of
 # each order, the polynomial kernel on the sphere, GORF's indefinite delta-gaussian c = (1, -1),
@@ -41,7 +43,7 @@ kernels=(
   "rq a1.5|--kernel rational-quadratic --alpha 1.5 --sigma $sigma"
   "laplacian|--kernel laplacian --sigma $sigma"
 )
-methods=(rff rff-phase orf sorf qmc ssf quadrature srf gorf grff maclaurin tensorsketch fastfood gq)
+methods=(rff rff-phase orf sorf qmc ssf quadrature srf gorf grff maclaurin tensorsketch fastfood gq nystroem)
 
 json_get() {  # json_get JSON KEY: the first value of KEY in a flat JSON text
   grep -o "\"$2\": [^,}]*" <<<"$1" | head -1 | sed 's/^[^:]*: //; s/"//g'
@@ -60,7 +62,9 @@ for method in "${methods[@]}"; do
     label=${entry%%|*}
     read -r -a kernel_args <<<"${entry#*|}"
     map="$work/$method-${label// /_}.kfm"
-    if ! err=$("$kfm" build --method "$method" "${kernel_args[@]}" --input-dim "$d" --features "$features" \
+    size_args=(--features "$features")
+    [ "$method" != nystroem ] || size_args=(--data "$work/landmark_rows.npy" --landmarks "$features")
+    if ! err=$("$kfm" build --method "$method" "${kernel_args[@]}" --input-dim "$d" "${size_args[@]}" \
                  --seed 1 -o "$map" 2>&1 >/dev/null); then
       # A method not built into this tree, or a kernel the method does not cover: not a row.
       case "$err" in
