@@ -15,6 +15,11 @@ Comparing two methods (e.g. SSF against RFF for the Matérn kernel, docs/results
   scripts/accuracy_sweep.py --method ssf --b-method rff --kernel "matern --nu 1.5" --sigma-median \
       --datasets letter,usps,housing --multiples 4 --seeds 10
 
+Nyström against RFF (variant A built with `--data <the training rows> --landmarks D` instead of
+`--features D`, both evaluated on the test rows, which hold no landmark):
+  scripts/accuracy_sweep.py --method nystroem --a-landmarks --b-method rff --kernel gaussian --sigma-median \
+      --eval-split test --datasets letter,usps --multiples 1,4 --seeds 5
+
 Data sets are <KFM_DATA_DIR or the shared/data directory beside the repository>/<name>/X_train.npy (or
 X.npy for a data set without a train split).
 """
@@ -59,11 +64,12 @@ def run(cmd):
     return out.stdout
 
 
-def error(kfm, args, data, d, features, seed, workdir):
+def error(kfm, args, size, eval_data, d, seed, workdir):
+    """size: ["--features", D], or ["--landmarks", m, "--data", rows] for a Nystroem map."""
     path = os.path.join(workdir, "m.kfm")
-    run([kfm, "build", *args, "--input-dim", str(d), "--features", str(features), "--seed", str(seed), "-o", path])
+    run([kfm, "build", *args, "--input-dim", str(d), *size, "--seed", str(seed), "-o", path])
     info = json.loads(run([kfm, "inspect", path, "--json"]))
-    ev = json.loads(run([kfm, "eval", path, "--data", data, "--runs", "1", "--seed", str(seed), "--json"]))
+    ev = json.loads(run([kfm, "eval", path, "--data", eval_data, "--runs", "1", "--seed", str(seed), "--json"]))
     return ev["rel_frobenius"]["mean"], info["output_dim"]
 
 
@@ -96,6 +102,10 @@ def main():
     p.add_argument("--a-per-d", default="", help="options of A with {D} replaced by the requested D and {D4} by "
                    "D/4 rounded up to a power of two, at least the smallest one above d/2 (an SSF FFT length)")
     p.add_argument("--b-per-d", default="", help="options of B, the same replacements")
+    p.add_argument("--a-landmarks", action="store_true", help="A is a Nystroem map: --landmarks D with its "
+                   "landmarks from the data set's training rows (--data) instead of --features D")
+    p.add_argument("--eval-split", choices=("train", "test"), default="train",
+                   help="the rows kfm eval samples: X_train.npy (or X.npy) or X_test.npy")
     p.add_argument("--datasets", default="letter,usps")
     p.add_argument("--multiples", default="2,4,8,16", help="D as multiples of d")
     p.add_argument("--seeds", type=int, default=10)
@@ -115,6 +125,7 @@ def main():
             data = os.path.join(data_dir(), name, "X_train.npy")
             if not os.path.exists(data):
                 data = os.path.join(data_dir(), name, "X.npy")
+            eval_data = data if o.eval_split == "train" else os.path.join(data_dir(), name, "X_test.npy")
             d = npy_dim(data)
             kernel = shlex.split(o.kernel)
             if name in sigmas and kernel[0] == "gaussian":
@@ -127,11 +138,15 @@ def main():
                 quarter = max(smallest_fft, 1 << max(1, (features // 4 - 1).bit_length()))
                 va, vb, dims = [], [], set()
                 for seed in range(1, o.seeds + 1):
-                    for method, extra, per_d, out in ((o.method, o.a, o.a_per_d, va),
-                                                      (o.b_method or o.method, o.b, o.b_per_d, vb)):
+                    for method, extra, per_d, landmarks, out in (
+                            (o.method, o.a, o.a_per_d, o.a_landmarks, va),
+                            (o.b_method or o.method, o.b, o.b_per_d, False, vb)):
                         args = ["--method", method, "--kernel", *kernel, *shlex.split(extra),
                                 *shlex.split(per_d.replace("{D}", str(features)).replace("{D4}", str(quarter)))]
-                        e, dim = error(o.kfm, args, data, d, features, seed, work)
+                        size = ["--features", str(features)]
+                        if landmarks:  # --sigma median may already pass --data: the same rows
+                            size = ["--landmarks", str(features)] + ([] if "--data" in args else ["--data", data])
+                        e, dim = error(o.kfm, args, size, eval_data, d, seed, work)
                         out.append(e)
                         dims.add(dim)
                 (ma, ca), (mb, cb) = mean_ci(va), mean_ci(vb)

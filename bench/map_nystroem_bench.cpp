@@ -1,0 +1,58 @@
+// Nystroem beside dense RFF at the same d and D (D = m landmarks, gaussian kernel, same sigma):
+// map/nystroem/<isa>/<d>/<D> and map/rff/<isa>/<d>/<D> through register_map_benchmarks, so
+// --benchmark_filter='map/(rff|nystroem)/.*/64/(64|256)' times both in one run.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+
+#include "kfm/offline.hpp"
+#include "map_bench.hpp"
+
+namespace {
+
+struct size_pair {
+    unsigned d, D;
+};
+constexpr size_pair sizes[] = {{64, 64}, {64, 256}};
+
+kfm::offline::build_options options(kfm::format::method m, unsigned d, unsigned D) {
+    kfm::offline::build_options o;
+    o.method = m;
+    o.kernel.kind = kfm::format::kernel::gaussian;
+    o.kernel.sigma = 4.0;
+    o.input_dim = d;
+    o.features = D;
+    o.seed = 7;
+    return o;
+}
+
+// The landmark pool: 2D deterministic rows in [-1, 1) (an LCG, so the bench does not depend on the
+// offline generator); the speed depends on m and d only, not on which rows are chosen.
+void add_landmark_pool(kfm::offline::build_options* o) {
+    o->data_rows = 2 * std::size_t(o->features);
+    o->data.resize(o->data_rows * o->input_dim);
+    std::uint32_t state = 2024u;
+    for (float& v : o->data) {
+        state = state * 1664525u + 1013904223u;
+        v = static_cast<float>(state >> 8) / 8388608.0f - 1.0f;
+    }
+}
+
+int register_all() {
+    for (const auto& s : sizes) {
+        const unsigned d = s.d, D = s.D;
+        register_map_benchmarks("rff", d, D, [d, D] {
+            return kfm::offline::serialize(kfm::offline::build_map(options(kfm::format::method::rff, d, D)));
+        });
+        register_map_benchmarks("nystroem", d, D, [d, D] {
+            auto o = options(kfm::format::method::nystroem, d, D);
+            add_landmark_pool(&o);
+            return kfm::offline::serialize(kfm::offline::build_map(o));
+        });
+    }
+    return 0;
+}
+
+const int registered = register_all();
+
+}  // namespace
