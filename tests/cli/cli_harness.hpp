@@ -69,4 +69,15 @@ inline void check_error(const run_result& r, const std::string& fragment) {
     CHECK(r.err.find(fragment) != std::string::npos);
 }
 
+// The mean relative Frobenius error from `kfm eval ... --json` (its "rel_frobenius" object's "mean");
+// fails the test when the command failed or printed no such value.
+inline double eval_mean_frobenius(const run_result& r) {
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const auto object = r.out.find("\"rel_frobenius\"");
+    REQUIRE_MESSAGE(object != std::string::npos, r.out);
+    const auto mean = r.out.find("\"mean\": ", object);
+    REQUIRE_MESSAGE(mean != std::string::npos, r.out);
+    return std::strtod(r.out.c_str() + mean + 8, nullptr);
+}
+
 }  // namespace kfm_cli_test

@@ -23,12 +23,7 @@ TEST_CASE("cli: fastfood build, inspect and eval; laplacian and arccos refused")
         for (const char* section : {"GDIA f32    count 128", "PERM u32    count 128", "SIGN bits   count 128",
                                     "SCAL f32    count 128"})
             CHECK(i.out.find(section) != std::string::npos);
-        const run_result e = s.kfm("eval f.kfm --data X.npy --samples 200 --runs 3 --seed 2 --json");
-        REQUIRE_MESSAGE(e.exit_code == 0, e.err);
-        CAPTURE(e.out);
-        const auto at = e.out.find("\"mean\": ");  // the first "mean" is rel_frobenius's
-        REQUIRE(at != std::string::npos);
-        const double fro = std::strtod(e.out.c_str() + at + 8, nullptr);
+        const double fro = eval_mean_frobenius(s.kfm("eval f.kfm --data X.npy --samples 200 --runs 3 --seed 2 --json"));
         CHECK(fro > 0.005);
         CHECK(fro < 0.15);
     }

@@ -38,12 +38,7 @@ TEST_CASE("cli: matern, rational-quadratic and laplacian maps carry their parame
         REQUIRE(s.kfm(std::string("build --method rff --kernel ") + kernel +
                       " --input-dim 6 --features 256 --seed 4 -o e.kfm")
                     .exit_code == 0);
-        const run_result e = s.kfm("eval e.kfm --data X.npy --samples 200 --runs 3 --seed 2 --json");
-        REQUIRE_MESSAGE(e.exit_code == 0, e.err);
-        CAPTURE(e.out);
-        const auto at = e.out.find("\"mean\": ");  // the first "mean" is rel_frobenius's
-        REQUIRE(at != std::string::npos);
-        const double fro = std::strtod(e.out.c_str() + at + 8, nullptr);
+        const double fro = eval_mean_frobenius(s.kfm("eval e.kfm --data X.npy --samples 200 --runs 3 --seed 2 --json"));
         CHECK(fro > 0.005);
         CHECK(fro < 0.15);
     }
@@ -62,12 +57,7 @@ TEST_CASE("cli: matern, rational-quadratic and laplacian maps carry their parame
                                       : std::string(config).substr(std::string(config).find("--alpha ") + 8);
         const std::string name = std::string(config).find("matern") != std::string::npos ? "nu" : "alpha";
         CHECK(i.out.find("\"kernel_params\": {\"length\": 2, \"" + name + "\": " + shape + "}") != std::string::npos);
-        const run_result e = s.kfm("eval q.kfm --data X.npy --samples 200 --runs 3 --seed 2 --json");
-        REQUIRE_MESSAGE(e.exit_code == 0, e.err);
-        CAPTURE(e.out);
-        const auto at = e.out.find("\"mean\": ");
-        REQUIRE(at != std::string::npos);
-        const double fro = std::strtod(e.out.c_str() + at + 8, nullptr);
+        const double fro = eval_mean_frobenius(s.kfm("eval q.kfm --data X.npy --samples 200 --runs 3 --seed 2 --json"));
         CHECK(fro > 0.005);
         CHECK(fro < 0.15);
     }
