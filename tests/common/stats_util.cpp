@@ -63,6 +63,21 @@ double log_sd_standard_error(const std::vector<double>& values) {
     return std::sqrt((kurtosis - 1.0) / (4.0 * n));
 }
 
+error_trend error_against_features(const std::vector<unsigned>& sizes, unsigned seeds,
+                                   const std::function<opened_map(unsigned D, unsigned seed)>& make_map,
+                                   const std::vector<float>& x, const std::vector<float>& y, std::size_t n) {
+    error_trend trend;
+    std::vector<double> dims;
+    for (unsigned D : sizes) {
+        double sum = 0.0;
+        for (unsigned s = 0; s < seeds; ++s) sum += gram_error(make_map(D, s), x, n, y, n).rel_frobenius;
+        dims.push_back(D);
+        trend.mean_errors.push_back(sum / seeds);
+    }
+    trend.slope = loglog_slope(dims, trend.mean_errors);
+    return trend;
+}
+
 double loglog_slope(const std::vector<double>& x, const std::vector<double>& y) {
     if (x.size() != y.size() || x.size() < 2) throw std::invalid_argument("loglog_slope: need >= 2 pairs");
     const double n = static_cast<double>(x.size());

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "kfm/kfm.hpp"
@@ -67,6 +68,16 @@ double loglog_slope(const std::vector<double>& x, const std::vector<double>& y);
 // (inputs normalised like the map does).
 kfm::offline::gram_errors gram_error(const opened_map& map, const std::vector<float>& x, std::size_t nx,
                                      const std::vector<float>& y, std::size_t ny);
+
+// The relative Frobenius error of the maps make_map(D, seed) on (x, y), averaged over `seeds` seeds at
+// each D of `sizes`, and the least-squares log-log slope of that mean against D (-1/2 for Monte Carlo).
+struct error_trend {
+    std::vector<double> mean_errors;  // one per D of sizes
+    double slope;
+};
+error_trend error_against_features(const std::vector<unsigned>& sizes, unsigned seeds,
+                                   const std::function<opened_map(unsigned D, unsigned seed)>& make_map,
+                                   const std::vector<float>& x, const std::vector<float>& y, std::size_t n);
 
 // n x d row-major points, deterministic in seed: each row a Gaussian vector scaled to norm `radius`
 // times a factor uniform in [0.5, 1.5) (so norms vary), or exactly `radius` when fixed_norm is true.

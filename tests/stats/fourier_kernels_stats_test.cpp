@@ -137,20 +137,11 @@ TEST_CASE("fastfood: relative Frobenius error falls like D^{-1/2}") {
     const std::vector<unsigned> sizes = {32, 64, 128, 256, 512, 1024};
     for (const config& c : {config{method::fastfood, kernel::gaussian, 0}, config{method::fastfood, kernel::matern, 1.5}}) {
         CAPTURE(describe(c));
-        std::vector<double> dims, errors;
-        for (unsigned D : sizes) {
-            double sum = 0.0;
-            for (unsigned s = 0; s < seeds; ++s) {
-                auto map = kfm::test::map_from_options(options(c, d, D, 50 + s, 1.0));
-                sum += kfm::test::gram_error(map, x, n, y, n).rel_frobenius;
-            }
-            dims.push_back(D);
-            errors.push_back(sum / seeds);
-        }
-        const double slope = kfm::test::loglog_slope(dims, errors);
-        MESSAGE(describe(c) << ": error " << errors.front() << " at D = " << sizes.front() << ", " << errors.back()
-                            << " at D = " << sizes.back() << ", log-log slope " << slope);
-        CHECK(slope > -0.62);
-        CHECK(slope < -0.38);
+        const auto trend = kfm::test::error_against_features(
+            sizes, seeds, [&](unsigned D, unsigned s) { return kfm::test::map_from_options(options(c, d, D, 50 + s, 1.0)); }, x, y, n);
+        MESSAGE(describe(c) << ": error " << trend.mean_errors.front() << " at D = " << sizes.front() << ", "
+                            << trend.mean_errors.back() << " at D = " << sizes.back() << ", log-log slope " << trend.slope);
+        CHECK(trend.slope > -0.62);
+        CHECK(trend.slope < -0.38);
     }
 }
