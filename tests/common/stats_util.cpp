@@ -63,6 +63,20 @@ double log_sd_standard_error(const std::vector<double>& values) {
     return std::sqrt((kurtosis - 1.0) / (4.0 * n));
 }
 
+seed_mean_estimate mean_estimate_over_seeds(const std::vector<float>& x, const std::vector<float>& y,
+                                            std::uint64_t seeds, double confidence,
+                                            const std::function<opened_map(std::uint64_t seed)>& make_map) {
+    seed_mean_estimate result;
+    std::vector<double> draws;
+    for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
+        const opened_map map = make_map(seed);
+        draws.push_back(estimate(map, x, y));
+        result.exact = exact(kfm::offline::kernel_spec_from_map(map.view()), x, y);
+    }
+    result.ci = mean_with_ci(draws, confidence);
+    return result;
+}
+
 error_trend error_against_features(const std::vector<unsigned>& sizes, unsigned seeds,
                                    const std::function<opened_map(unsigned D, unsigned seed)>& make_map,
                                    const std::vector<float>& x, const std::vector<float>& y, std::size_t n) {

@@ -57,6 +57,16 @@ mean_ci mean_with_ci(const std::vector<double>& values);
 // Same, for a chosen two-sided confidence (e.g. 0.999 when many intervals are checked in one test).
 mean_ci mean_with_ci(const std::vector<double>& values, double confidence);
 
+// The estimates of k(x, y) by the maps make_map(seed), seed = 1..seeds: their mean with a Student-t interval
+// at `confidence`, and the exact kernel the last map records (every map records the same kernel).
+struct seed_mean_estimate {
+    mean_ci ci;
+    double exact = 0.0;
+};
+seed_mean_estimate mean_estimate_over_seeds(const std::vector<float>& x, const std::vector<float>& y,
+                                            std::uint64_t seeds, double confidence,
+                                            const std::function<opened_map(std::uint64_t seed)>& make_map);
+
 // Standard error of log(sample sd) by the delta method, sqrt((kurtosis - 1) / (4 n)), with the kurtosis
 // from the sample itself (needs at least two values, not all equal).
 double log_sd_standard_error(const std::vector<double>& values);

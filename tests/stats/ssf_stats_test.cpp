@@ -220,22 +220,18 @@ TEST_CASE("ssf multi-block estimate (D = 16d, 4 FFT blocks) is unbiased for the 
     for (unsigned pair = 0; pair < 3; ++pair) {
         const std::vector<float> x(pts.begin() + 2 * pair * d, pts.begin() + (2 * pair + 1) * d);
         const std::vector<float> y(pts.begin() + (2 * pair + 1) * d, pts.begin() + (2 * pair + 2) * d);
-        std::vector<double> draws;
-        double exact_value = 0.0;
-        for (std::uint64_t seed = 1; seed <= 48; ++seed) {
+        const auto r = mean_estimate_over_seeds(x, y, 48, 0.999, [&](std::uint64_t seed) {
             auto o = ssf_options(d, 16 * d, fmt::kernel::gaussian, seed);
             o.radial_rule = "shifted";
             o.sweeps = 1;
             o.fft_size = kfm::offline::ssf_fft_size_smallest;
-            const opened_map map = map_from_options(o);
+            opened_map map = map_from_options(o);
             REQUIRE(map.state().meta->block_count == 4);
-            draws.push_back(estimate(map, x, y));
-            exact_value = exact(kfm::offline::kernel_spec_from_map(map.view()), x, y);
-        }
-        const mean_ci ci = mean_with_ci(draws, 0.999);
-        MESSAGE("pair " << pair << ": mean " << ci.mean << " +- " << ci.half_width << " (sd " << ci.stddev
-                        << "), exact " << exact_value);
-        CHECK(ci.contains(exact_value));
+            return map;
+        });
+        MESSAGE("pair " << pair << ": mean " << r.ci.mean << " +- " << r.ci.half_width << " (sd " << r.ci.stddev
+                        << "), exact " << r.exact);
+        CHECK(r.ci.contains(r.exact));
     }
 }
 
