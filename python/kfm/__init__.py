@@ -78,16 +78,30 @@ class FeatureMap:
     one; the keyword names are `kfm build`'s options with '_' for '-' (radial_points, fft_size,
     arccos_pairs, resample_radii=True, ...). FeatureMap.load(path) and FeatureMap.from_bytes(data) read
     one. Invalid options or files raise ValueError with the library's message.
+
+    data (a 2-D array, rows x input_dim) is `kfm build --data`: the rows method="nystroem" chooses its
+    `features` landmarks from (landmark_init="uniform" or "kmeans++"), and the rows sigma="median" or
+    "scale" is computed from; any other use is refused, as by kfm build.
     """
 
-    def __init__(self, method, kernel, input_dim, features, seed=1, isa="auto", **options):
+    def __init__(self, method, kernel, input_dim, features, seed=1, isa="auto", data=None, **options):
+        if data is not None:
+            data = _rows_float32(data, "data")
+            if options.get("sigma") in ("median", "scale"):
+                finite = bool(np.isfinite(data).all())
+                if data.shape[1] != input_dim or not finite:
+                    raise ValueError(f"data must be finite with input_dim = {input_dim} columns, got shape "
+                                     f"{data.shape}{'' if finite else ' with non-finite values'}")
+                options["sigma"] = (median_sigma if options["sigma"] == "median" else scale_sigma)(data)
+                if method != "nystroem":
+                    data = None  # used up, as kfm build uses --data for the bandwidth alone
         words = _option_words(dict(method=method, kernel=kernel, input_dim=input_dim, features=features,
                                    seed=seed, **options))
         try:
-            data = _kfm.build_map(words)
+            built = _kfm.build_map(words, data)
         except ValueError as e:
             raise ValueError(_python_names(str(e))) from None
-        self._open(data, isa)
+        self._open(built, isa)
 
     @classmethod
     def from_bytes(cls, data, isa="auto"):

@@ -25,6 +25,7 @@ _METHOD_OPTIONS = {
     "spectral": "spectral",
     "directions": "directions",
     "arccos_pairs": "arccos_pairs",
+    "landmark_init": "landmark_init",
 }
 
 _KERNEL_ALIASES = {"rbf": "gaussian"}
@@ -45,13 +46,15 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         rff, rff-phase, orf, qmc, sorf, ssf, quadrature (gaussian, arccos); rff, rff-phase, orf, qmc,
         sorf (matern, rational-quadratic); fastfood (gaussian, matern, rational-quadratic); rff, rff-phase,
         qmc (laplacian); srf, gorf, grff, maclaurin, tensorsketch (polynomial-sphere); gorf, grff
-        (delta-gaussian); gq (gaussian). See docs/choosing.md.
+        (delta-gaussian); gq (gaussian); nystroem (gaussian: landmarks chosen among the rows fit is given).
+        See docs/choosing.md.
     kernel : str, default="gaussian"
         gaussian (alias "rbf"), matern, rational-quadratic, laplacian, arccos, polynomial-sphere,
         delta-gaussian (docs/kernels.md).
     n_components : int, default=100
         Requested number of features D; methods with a natural granularity round it
-        (`n_components_` is the real number).
+        (`n_components_` is the real number). For nystroem, the number of landmarks m (at most
+        n_samples), as scikit-learn's Nystroem.
     gamma : float, "scale" or "median", default=1.0
         Gaussian kernel exp(-gamma ||x - y||^2), as RBFSampler. "scale": 1 / (n_features * X.var()), as
         scikit-learn; "median": sigma = the median distance between rows of X (gamma = 1 / (2 sigma^2)).
@@ -74,6 +77,9 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
     radial_points, radial_rule, sweeps, fft_size, resample_radii, haar_rotations, spectral, directions,
     arccos_pairs : default=None
         Method options of `kfm build` (None: the library's default).
+    landmark_init : {"uniform", "kmeans++"} or None, default=None
+        How nystroem chooses its landmarks among the rows of X: uniformly without replacement, or by
+        k-means++ (D^2) seeding (None: the library's default, uniform). Used by method="nystroem" only.
     random_state : int, RandomState or None, default=None
         An int is the map's seed (RandomFeatures(random_state=3) equals `kfm build --seed 3`).
     n_jobs : int or None, default=None
@@ -93,7 +99,8 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
     def __init__(self, method="ssf", kernel="gaussian", n_components=100, gamma=1.0, nu=1.5, rq_alpha=1.0,
                  order=0, degree=1, poly_scale=2.0, mixture_weights=None, mixture_sigmas=None, radial_points=None,
                  radial_rule=None, sweeps=None, fft_size=None, resample_radii=None, haar_rotations=None,
-                 spectral=None, directions=None, arccos_pairs=None, random_state=None, n_jobs=None):
+                 spectral=None, directions=None, arccos_pairs=None, landmark_init=None, random_state=None,
+                 n_jobs=None):
         self.method = method
         self.kernel = kernel
         self.n_components = n_components
@@ -114,6 +121,7 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         self.spectral = spectral
         self.directions = directions
         self.arccos_pairs = arccos_pairs
+        self.landmark_init = landmark_init
         self.random_state = random_state
         self.n_jobs = n_jobs
 
@@ -161,7 +169,8 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         return {}  # an unknown kernel: the library names the valid ones
 
     def fit(self, X, y=None):
-        """Builds the map for X's number of features (X's values are used only by gamma='scale'/'median')."""
+        """Builds the map for X's number of features. X's values are used only by gamma='scale'/'median'
+        and by method='nystroem', whose landmarks are rows of X."""
         X = self._validate_data(X, dtype=[np.float64, np.float32])
         if not isinstance(self.n_components, numbers.Integral) or self.n_components < 1:
             raise ValueError(f"n_components must be a positive integer, got {self.n_components!r}")
@@ -172,8 +181,9 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
                 value = getattr(self, name)
                 if value is not None:
                     options[option] = value
+            data = X if self.method == "nystroem" else None
             self.feature_map_ = FeatureMap(self.method, kernel, X.shape[1], int(self.n_components),
-                                           seed=self._seed(), **options)
+                                           seed=self._seed(), data=data, **options)
         except ValueError as e:
             # The library's reason, with the data it was asked to fit.
             raise ValueError(f"{e} (fitting X with n_samples={X.shape[0]}, n_features={X.shape[1]})") from None
