@@ -95,8 +95,11 @@ class FeatureMap:
                 options["sigma"] = (median_sigma if options["sigma"] == "median" else scale_sigma)(data)
                 if method != "nystroem":
                     data = None  # used up, as kfm build uses --data for the bandwidth alone
-        words = _option_words(dict(method=method, kernel=kernel, input_dim=input_dim, features=features,
-                                   seed=seed, **options))
+        # Nyström's features are its landmarks (kfm build --landmarks m).
+        if "landmarks" in options:
+            raise ValueError("give the number of landmarks as features (landmarks is kfm build's name for it)")
+        size = {"landmarks" if method == "nystroem" else "features": features}
+        words = _option_words(dict(method=method, kernel=kernel, input_dim=input_dim, **size, seed=seed, **options))
         try:
             built = _kfm.build_map(words, data)
         except ValueError as e:

@@ -11,6 +11,7 @@
 
 #include "kfm/kfm.hpp"
 #include "kfm/offline.hpp"
+#include "offline/npy.hpp"
 
 namespace kfm::cli {
 
@@ -107,7 +108,9 @@ std::string json_array(const std::vector<double>& v);
 // keyword arguments through the same two, so both accept the same names and report the same errors.
 const std::vector<option_spec>& build_option_specs();
 // *sigma_note (may be null) receives ", sigma S from --sigma median" for a data-driven bandwidth.
-offline::build_options build_options_from(const arguments& args, std::string* sigma_note);
+// `rows` (may be null; the Python binding's array) are nystroem's landmark pool in place of --data X.npy.
+offline::build_options build_options_from(const arguments& args, std::string* sigma_note,
+                                          const offline::npy_array* rows = nullptr);
 
 // `kfm inspect --json`'s object for a verified file (`bytes`, `size`: the file as opened into `map`).
 std::string inspect_json(const kfm::map& map, const void* bytes, std::size_t size, const std::string& path);

@@ -61,14 +61,15 @@ double sigma_from(const arguments& args, unsigned input_dim, std::string* note) 
     return sigma;
 }
 
-// Nystroem: m = --landmarks (its D) chosen among the rows of --data by --landmark-init.
-void nystroem_options(const arguments& args, offline::build_options* options) {
+// Nystroem: m = --landmarks (its D) chosen among the rows of --data (or the caller's `rows`) by --landmark-init.
+void nystroem_options(const arguments& args, const offline::npy_array* rows, offline::build_options* options) {
     if (args.has("--features")) usage_error("nystroem makes one feature per landmark: give --landmarks m, not --features");
-    if (!args.has("--data")) usage_error("nystroem needs --data X.npy (the rows its landmarks are chosen from)");
+    if (rows == nullptr && !args.has("--data"))
+        usage_error("nystroem needs --data X.npy (the rows its landmarks are chosen from)");
     args.value("--landmarks");  // a usage error when absent
     options->features = args.u32("--landmarks", 0);
     options->landmark_init = args.value_or("--landmark-init", options->landmark_init);
-    offline::npy_array x = offline::read_npy(args.value("--data"));
+    offline::npy_array x = rows != nullptr ? *rows : offline::read_npy(args.value("--data"));
     if (x.cols != options->input_dim)
         usage_error("--data has " + std::to_string(x.cols) + " columns but --input-dim is " +
                     std::to_string(options->input_dim));
@@ -94,7 +95,8 @@ const std::vector<option_spec>& build_option_specs() {
     return specs;
 }
 
-offline::build_options build_options_from(const arguments& args, std::string* sigma_note) {
+offline::build_options build_options_from(const arguments& args, std::string* sigma_note,
+                                          const offline::npy_array* rows) {
     offline::build_options options;
     if (!offline::method_from_name(args.value("--method"), &options.method))
         usage_error("unknown method '" + args.value("--method") + "' (see 'kfm help build')");
@@ -104,7 +106,7 @@ offline::build_options build_options_from(const arguments& args, std::string* si
     args.value("--input-dim");  // a usage error when absent
     options.input_dim = args.u32("--input-dim", 0, 1);
     if (options.method == format::method::nystroem) {
-        nystroem_options(args, &options);
+        nystroem_options(args, rows, &options);
     } else {
         if (args.has("--landmarks") || args.has("--landmark-init"))
             usage_error("--landmarks and --landmark-init belong to --method nystroem");

@@ -153,54 +153,28 @@ private:
     kfm::map map_;
 };
 
-// `words` without the option `name` and its value (as "--name value" or "--name=value").
-std::vector<std::string> without_option(const std::vector<std::string>& words, const std::string& name) {
-    std::vector<std::string> kept;
-    for (std::size_t i = 0; i < words.size(); ++i) {
-        if (words[i] == name) ++i;  // and its value
-        else if (words[i].rfind(name + "=", 0) != 0) kept.push_back(words[i]);
-    }
-    return kept;
-}
-
-// Nystroem's build options. The CLI reads its rows from --data X.npy and takes m as --landmarks; here the
-// rows come as an array and m as --features. The CLI's parser reads every other option, given the words
-// with rff (which takes the same general options) for the method; the rows are then copied in as the
-// CLI's nystroem_options does, and the builder checks them (columns, finite values, m <= rows,
-// landmark_init) with its own messages.
-kfm::offline::build_options nystroem_options(const std::vector<std::string>& words, const py::array& data) {
-    require_rows(data, "data", 0, false);
-    if (data.shape(0) == 0) throw py::value_error("nystroem needs data with at least one row");
-    const kfm::cli::arguments args("build", words, kfm::cli::build_option_specs(), 0);
-    if (args.has("--landmarks")) throw py::value_error("nystroem's number of landmarks is features, not landmarks");
-    std::vector<std::string> general = without_option(without_option(words, "--method"), "--landmark-init");
-    general.insert(general.begin(), {"--method", "rff"});
-    const kfm::cli::arguments general_args("build", general, kfm::cli::build_option_specs(), 0);
-    kfm::offline::build_options options = kfm::cli::build_options_from(general_args, nullptr);
-    options.method = kfm::format::method::nystroem;
-    options.landmark_init = args.value_or("--landmark-init", options.landmark_init);
-    const auto* rows = static_cast<const float*>(data.data());
-    options.data.assign(rows, rows + data.size());
-    options.data_rows = std::size_t(data.shape(0));
-    return options;
-}
-
 // `kfm build` options as command-line words ("--method", "ssf", ...) and, for nystroem, the rows its
 // landmarks are chosen from (`data`, None otherwise) -> the verified file's bytes.
 py::bytes build_map(const std::vector<std::string>& words, const py::object& data) {
     std::vector<std::uint8_t> bytes;
     try {
         const kfm::cli::arguments args("build", words, kfm::cli::build_option_specs(), 0);
-        kfm::offline::build_options options;
-        if (args.value_or("--method", "") == "nystroem") {
-            if (data.is_none()) throw py::value_error("nystroem needs data (the rows its landmarks are chosen from)");
-            options = nystroem_options(words, data.cast<py::array>());
-        } else {
-            // As kfm build refuses --data for other methods (the Python layer turns sigma "median" and
-            // "scale" into a number before calling).
-            if (!data.is_none()) throw py::value_error("data is only used by method nystroem");
-            options = kfm::cli::build_options_from(args, nullptr);
+        // The rows stand in for kfm build's --data X.npy, which only nystroem keeps (the Python layer turns
+        // sigma "median" and "scale" into a number before calling).
+        const bool nystroem = args.value_or("--method", "") == "nystroem";
+        if (nystroem && data.is_none()) throw py::value_error("nystroem needs data (the rows its landmarks are chosen from)");
+        if (!nystroem && !data.is_none()) throw py::value_error("data is only used by method nystroem");
+        kfm::offline::npy_array rows;
+        if (nystroem) {
+            const py::array array = data.cast<py::array>();
+            require_rows(array, "data", 0, false);
+            if (array.shape(0) == 0) throw py::value_error("nystroem needs data with at least one row");
+            const auto f = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(array);
+            rows.rows = std::size_t(f.shape(0));
+            rows.cols = std::size_t(f.shape(1));
+            rows.data.assign(f.data(), f.data() + f.size());
         }
+        const kfm::offline::build_options options = kfm::cli::build_options_from(args, nullptr, nystroem ? &rows : nullptr);
         py::gil_scoped_release release;
         bytes = kfm::offline::serialize_verified(kfm::offline::build_map(options));
     } catch (const kfm::cli::cli_error& e) {

@@ -118,14 +118,14 @@ def test_more_landmarks_than_rows_is_refused_with_the_fit_context():
 def test_non_finite_data_is_refused():
     x = rows(30, 5)
     x[4, 2] = np.nan
-    with pytest.raises(ValueError, match="row 4, column 2 is not finite"):
+    with pytest.raises(ValueError, match="data: row 4, column 2 is NaN"):
         kfm.FeatureMap("nystroem", "gaussian", 5, 10, data=x)
     with pytest.raises(ValueError, match="NaN"):  # scikit-learn's own validation of X comes first
         RandomFeatures(method="nystroem", n_components=10).fit(x)
 
 
 def test_data_with_the_wrong_number_of_columns_is_refused():
-    with pytest.raises(ValueError, match="4 columns per row but input_dim is 5"):
+    with pytest.raises(ValueError, match="data has 4 columns but input_dim is 5"):
         kfm.FeatureMap("nystroem", "gaussian", 5, 10, data=rows(30, 4))
     with pytest.raises(ValueError, match="must be 2-D"):
         kfm.FeatureMap("nystroem", "gaussian", 5, 10, data=np.zeros(50, dtype=np.float32))
