@@ -65,18 +65,31 @@ double projection_bound(const map_state& map, const input_norms& x) {
     const fmt::map_meta& m = *map.meta;
     const double log2_n = std::log2(double(m.block_size > 0 ? m.block_size : 1));
     switch (static_cast<fmt::projection>(m.projection)) {
+#if KFM_PROJECTION_DENSE
         case fmt::projection::dense:  // every partial sum of W x is at most max |W| |x|_1
             return log2_max_abs(map.dense, map.dense_count) + x.one;
+#endif
+#if KFM_PROJECTION_HADAMARD
         case fmt::projection::hadamard:  // unnormalised passes: at most sqrt(d2) |x|_2 between the scalings
             return x.two + log2_n;
+#endif
+#if KFM_PROJECTION_BUTTERFLY_BLOCKS
         case fmt::projection::butterfly_blocks:  // rotations (verified to 2^-20): the 2-norm is kept
             return x.two + 1.0;
+#endif
+#if KFM_PROJECTION_BUTTERFLY_SIMPLEX
         case fmt::projection::butterfly_simplex:  // then running sums of d + 1 entries with coefficients <= 2
             return x.two + 2.0 + std::log2(double(m.work_dim) + 1.0);
+#endif
+#if KFM_PROJECTION_SSF_FFT
         case fmt::projection::ssf_fft:  // |twiddles| <= 1 (verified): every FFT partial sum is <= |x|_1
             return x.one + 1.0;
+#endif
+#if KFM_PROJECTION_FASTFOOD
         case fmt::projection::fastfood:  // H B x keeps |x|_2, Pi too, G scales it by max |G|, then as hadamard
             return x.two + log2_max_abs(map.gaussian_diagonal, map.gaussian_diagonal_count) + log2_n;
+#endif
+#if KFM_PROJECTION_KERNEL_LANDMARKS
         case fmt::projection::kernel_landmarks: {
             // x.l_j (<= max |L| |x|_1), |x|^2 + |l_j|^2, then k in [0, 1] and every partial sum of M k <= m max |M|.
             const double dots = log2_max_abs(map.dense, map.dense_count) + x.one;
@@ -85,11 +98,15 @@ double projection_bound(const map_state& map, const input_norms& x) {
                              std::log2(double(m.projection_dim));
             return larger(larger(dots + 1.0, squares + 1.0), t);
         }
+#endif
+#if KFM_PROJECTION_COUNT_SKETCH_FFT
         case fmt::projection::count_sketch_fft: {
             // Each sketch's spectrum is <= |x|_1; their product over block_count sketches, summed over n bins.
             const double one = larger(x.one, 0.0);
             return one * m.block_count + log2_n;
         }
+#endif
+        default: break;  // a kind this build leaves out (projection_registry.cpp): open refuses its maps
     }
     return INFINITY;  // unreachable: verify_map refuses unknown projections
 }
@@ -100,14 +117,10 @@ double log2_factor(float scalar, const float* array, std::uint32_t index, std::u
     return index == fmt::no_index ? s : s + log2_max_abs(array + index, n);
 }
 
-// log2 of the largest intermediate of a segment's features, given |t| <= 2^t.
-double segment_bound(const map_state& map, const fmt::feature_segment& s, double t) {
-    const auto kind = static_cast<fmt::nonlinearity>(s.nonlinearity);
-    const bool product = kind == fmt::nonlinearity::product;
-    const double scale = log2_factor(s.scale, map.scales, s.scale_index, product ? s.proj_count : s.arg_count);
-    const double weight = log2_factor(s.weight, map.weights, s.weight_index, s.arg_count);
-    const double arg = scale + t;  // |s t|
-    switch (kind) {
+// log2 of the largest intermediate of a segment's features after the weight w_i w is formed, given
+// |s t| <= 2^arg and |w_i w| <= 2^weight.
+double feature_bound(const map_state& map, const fmt::feature_segment& s, double arg, double weight) {
+    switch (static_cast<fmt::nonlinearity>(s.nonlinearity)) {
         case fmt::nonlinearity::cos_sin:
         case fmt::nonlinearity::step: return larger(arg, weight);  // |cos|, |sin| <= 1 for every finite argument
         case fmt::nonlinearity::cos_phase:
@@ -125,6 +138,16 @@ double segment_bound(const map_state& map, const fmt::feature_segment& s, double
         }
     }
     return INFINITY;  // unreachable: verify_map refuses unknown nonlinearities
+}
+
+// log2 of the largest intermediate of a segment's features, given |t| <= 2^t. The kernels form the weight
+// w_i w before they apply it (kernels/features.hpp), so it is an intermediate of its own: a huge weight on
+// tiny arguments gives small features, but w_i w alone may not fit a float.
+double segment_bound(const map_state& map, const fmt::feature_segment& s, double t) {
+    const bool product = static_cast<fmt::nonlinearity>(s.nonlinearity) == fmt::nonlinearity::product;
+    const double scale = log2_factor(s.scale, map.scales, s.scale_index, product ? s.proj_count : s.arg_count);
+    const double weight = log2_factor(s.weight, map.weights, s.weight_index, s.arg_count);
+    return larger(weight, feature_bound(map, s, scale + t, weight));
 }
 
 }  // namespace

@@ -65,6 +65,14 @@ TEST_CASE("finite output: huge finite stored values are refused at open (value_t
         {"SCAL 3e38", relu, [](auto& m) { floats_of(m, fmt::tag::scales)[1] = 3e38f; }},
         {"WGHT 1e35", relu, [](auto& m) { floats_of(m, fmt::tag::weights)[2] = 1e35f; }},
         {"PHAS 3.4e38", phase, [](auto& m) { floats_of(m, fmt::tag::phases)[0] = 3.4e38f; }},
+        // The features are tiny (1e20 x 1e20 x (1e-30 x 5 x 2^20)) but the kernels form w_i w = 1e40 first.
+        {"WGHT 1e20 x segment weight 1e20 on tiny projections", relu, [](auto& m) {
+             for (auto& section : m.sections)
+                 if (section.tag == fmt::tag::dense)
+                     for (std::size_t k = 0; k < section.bytes.size() / sizeof(float); ++k) floats_of(m, fmt::tag::dense)[k] = 1e-30f;
+                 else if (section.tag == fmt::tag::segments)
+                     reinterpret_cast<fmt::feature_segment*>(section.bytes.data())->weight = 1e20f;
+             floats_of(m, fmt::tag::weights)[2] = 1e20f; }},
         {"segment scale 1e38", dense_spec{}, [](auto& m) {
              for (auto& section : m.sections)
                  if (section.tag == fmt::tag::segments)
