@@ -14,11 +14,13 @@
 #   5. code size (scripts/code-size.sh check): two SSF-only AArch64 runtime-only builds (every
 #      nonlinearity; cos_sin only); the code an open + transform program adds must stay within
 #      scripts/code-size.limit, and under qemu that program transforms an SSF map, refuses a dense one (a
-#      projection the build leaves out) and, in the cos_sin-only build, an SSF arc-cosine map.
+#      projection the build leaves out) and, in the cos_sin-only build, an SSF arc-cosine map;
+#   6. scripts/demo.sh, the README's main job (with D = 64), which must finish without a failed row and
+#      with host/device agreement natively and under qemu-aarch64.
 # Prints a final line "N passed, N failed" summing the ctest runs (a build that fails counts as one
 # failure), with ", N skipped" added when ctest skipped suites (the repro suite without its data sets, see
 # KFM_DATA_DIR in README.md): a skipped suite counts neither as passed nor as failed. Exits non-zero on any
-# failure. Build directories: build/{native,sanitize,aarch64,armv7,armv7-runtime,code-size}.
+# failure. Build directories: build/{native,sanitize,aarch64,armv7,armv7-runtime,code-size,release,demo-aarch64}.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -178,6 +180,18 @@ if scripts/code-size.sh check "${kfm_tool[@]}"; then
 else
   echo "test-all: code-size check failed" >&2
   failed=$((failed + 1)); failed_stages+=("code-size")
+fi
+
+# 6. The README's main job, end to end (its own Release build): every method x kernel row, then data to
+#    device natively and under qemu-aarch64. D = 64 keeps the evaluations short; the log's table is kept.
+note "demo: scripts/demo.sh (KFM_DEMO_FEATURES=64)"
+if KFM_DEMO_FEATURES=64 scripts/demo.sh >"$root/build/demo.log" 2>&1; then
+  grep -E '^example:|map\(s\) failed' "$root/build/demo.log"
+  passed=$((passed + 1))
+else
+  tail -30 "$root/build/demo.log"
+  echo "test-all: scripts/demo.sh failed (full log: build/demo.log)" >&2
+  failed=$((failed + 1)); failed_stages+=("demo")
 fi
 
 note "done"

@@ -46,7 +46,8 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         rff, rff-phase, orf, qmc, sorf, ssf, quadrature (gaussian, arccos); rff, rff-phase, orf, qmc,
         sorf (matern, rational-quadratic); fastfood (gaussian, matern, rational-quadratic); rff, rff-phase,
         qmc (laplacian); srf, gorf, grff, maclaurin, tensorsketch (polynomial-sphere); gorf, grff
-        (delta-gaussian); gq (gaussian); nystroem (gaussian: landmarks chosen among the rows fit is given).
+        (delta-gaussian); gq (gaussian); nystroem (gaussian, matern with nu 0.5, 1.5 or 2.5,
+        rational-quadratic: landmarks chosen among the rows fit is given).
         See docs/choosing.md.
     kernel : str, default="gaussian"
         gaussian (alias "rbf"), matern, rational-quadratic, laplacian, arccos, polynomial-sphere,

@@ -40,12 +40,12 @@ const char* const build_help = R"(usage: kfm build --method M --kernel K --input
 
   --method M        rff | rff-phase | orf | ssf | quadrature | sorf | qmc | srf | gorf | grff |
                     maclaurin | tensorsketch | fastfood | gq | nystroem (a method not built into this
-                    kfm reports "not available"; nystroem: gaussian, --landmarks m and --data X.npy
+                    kfm reports "not available"; nystroem: --landmarks m and --data X.npy
                     instead of --features)
   --kernel K        gaussian | arccos | polynomial-sphere | delta-gaussian | matern |
                     rational-quadratic | laplacian (matern and rational-quadratic: rff, rff-phase,
-                    orf, qmc, sorf, ssf, quadrature, fastfood -- quadrature needs nu > 1, alpha > 1;
-                    laplacian: rff, rff-phase, qmc)
+                    orf, qmc, sorf, ssf, quadrature, fastfood, nystroem -- quadrature needs nu > 1,
+                    alpha > 1, nystroem nu = 0.5, 1.5 or 2.5; laplacian: rff, rff-phase, qmc)
   --input-dim d     input dimension
   --features D      requested output dimension; a method with a natural granularity rounds it
                     ('kfm inspect' reports the real output_dim)

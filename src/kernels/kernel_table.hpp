@@ -25,6 +25,18 @@ struct feature_args {
     float* out1;             // sin (cos_sin) / f(-a) (reflected), or null
 };
 
+// The kernels kernel_of_dots computes, as functions of the squared distance d2 = |x - l|^2:
+//   gaussian              exp(a d2)                        a = -1 / (2 sigma^2)
+//   matern_half           exp(-u)                          u = min(a sqrt(d2), 128), a = 1 / l
+//   matern_three_halves   (1 + u) exp(-u)                  a = sqrt(3) / l
+//   matern_five_halves    (1 + u + u^2 / 3) exp(-u)        a = sqrt(5) / l
+//   rational_quadratic    (1 + a d2)^b = exp(b log1p(a d2))  a = 1 / (2 alpha l^2), b = -alpha
+enum class landmark_kernel_kind : std::uint32_t { gaussian, matern_half, matern_three_halves, matern_five_halves, rational_quadratic };
+struct landmark_kernel {
+    landmark_kernel_kind kind;
+    float a, b;
+};
+
 struct kernel_table {
     isa id;
 
@@ -83,10 +95,10 @@ struct kernel_table {
                                     const std::uint32_t* perm, unsigned repeats, const float* r, const float* diag,
                                     float* scratch);
 
-    // out[j] = exp(scale * max(x_sq + l_sq[j] - 2 dot[j], 0)) for j < n: the Gaussian kernel against n points
-    // from their dot products with x (kernels/gaussian_of_dots.hpp). dot == out is allowed.
-    void (*gaussian_of_dots)(const float* dot, const float* l_sq, float x_sq, float scale, std::size_t n,
-                             float* out);
+    // out[j] = k(max(x_sq + l_sq[j] - 2 dot[j], 0)) for j < n: a radial kernel against n points from their
+    // dot products with x (kernels/kernel_of_dots.hpp). dot == out is allowed.
+    void (*kernel_of_dots)(const float* dot, const float* l_sq, float x_sq, const landmark_kernel& k, std::size_t n,
+                           float* out);
 };
 
 // The widest butterfly_simplex_batch_rows of any ISA (8: AVX2, and AVX-512, which runs the 8-lane kernel),
@@ -98,12 +110,12 @@ constexpr unsigned max_butterfly_simplex_batch_rows = 8;
 // without being added here.
 constexpr bool is_complete(const kernel_table& t) noexcept {
     const auto& [id, fft, butterfly, fwht, gemv, gemm, features, fft_batch_lanes, fft_batch, flip_signs, expand,
-                 butterfly_simplex_batch_rows, butterfly_simplex_batch, gaussian_of_dots] = t;
+                 butterfly_simplex_batch_rows, butterfly_simplex_batch, kernel_of_dots] = t;
     return id != isa::automatic && fft != nullptr && butterfly != nullptr && fwht != nullptr && gemv != nullptr &&
            gemm != nullptr && features != nullptr && fft_batch_lanes >= 1 && fft_batch != nullptr &&
            flip_signs != nullptr && expand != nullptr && butterfly_simplex_batch_rows >= 1 &&
            butterfly_simplex_batch_rows <= max_butterfly_simplex_batch_rows && butterfly_simplex_batch != nullptr &&
-           gaussian_of_dots != nullptr;
+           kernel_of_dots != nullptr;
 }
 
 // The compile-time form of is_complete for a platform's table. GCC does not constant-fold comparisons of

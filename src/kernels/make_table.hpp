@@ -11,8 +11,8 @@
 #include "kernels/fft.hpp"
 #include "kernels/fft_batch.hpp"
 #include "kernels/flip_signs.hpp"
-#include "kernels/gaussian_of_dots.hpp"
 #include "kernels/fwht.hpp"
+#include "kernels/kernel_of_dots.hpp"
 #include "kernels/kernel_table.hpp"
 
 namespace kfm::detail::kern {
@@ -39,7 +39,7 @@ constexpr kernel_table make_table(isa id) noexcept {
     constexpr std::size_t batch_rows = lanes<NarrowA> > 1 ? lanes<NarrowA> : 4;  // scalar: 4, so it interleaves too
     t.butterfly_simplex_batch_rows = unsigned(batch_rows);
     t.butterfly_simplex_batch = &butterfly_simplex_batch<NarrowA, batch_rows>;
-    t.gaussian_of_dots = &gaussian_of_dots<A>;
+    t.kernel_of_dots = &kernel_of_dots<A>;
     return t;
 }
 

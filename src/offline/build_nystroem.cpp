@@ -4,8 +4,11 @@
 // M = V diag(lambda_k^{-1/2}) V^T over the eigenvalues above nystroem_relative_cutoff x lambda_max, the
 // others dropped (a pseudo-inverse square root; scikit-learn instead clips them up to 1e-12). The map is
 // phi(x) = M k(x, L), so phi(x).phi(y) = k_xL K_mm^+ k_Ly. Stored: the landmarks (DENS, f32, m x d), their
-// squared norms (LNRM) and M (KIRT, f32, m x m); the runtime's kernel_landmarks projection. Gaussian only.
+// squared norms (LNRM) and M (KIRT, f32, m x m); the runtime's kernel_landmarks projection. Kernels: the
+// radial ones the runtime computes from squared distances (gaussian, Matern at nu = 1/2, 3/2, 5/2, rational
+// quadratic); K_mm uses portable exp / log, so the file's bytes are the same on every architecture.
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -24,11 +27,21 @@ constexpr double nystroem_relative_cutoff = 1e-12;
 
 void check_options(const build_options& o) {
     const std::string where = "nystroem: ";
-    if (o.kernel.kind != format::kernel::gaussian)
-        throw std::invalid_argument(where + "kernel '" + kernel_name(o.kernel.kind) +
-                                    "' is not supported (nystroem builds the gaussian kernel)");
+    const format::kernel kind = o.kernel.kind;
+    if (kind != format::kernel::gaussian && kind != format::kernel::matern && kind != format::kernel::rational_quadratic)
+        throw std::invalid_argument(where + "kernel '" + kernel_name(kind) +
+                                    "' is not supported (nystroem builds gaussian, matern with --nu 0.5, 1.5 or 2.5, "
+                                    "and rational-quadratic)");
+    if (kind == format::kernel::matern && o.kernel.nu != 0.5 && o.kernel.nu != 1.5 && o.kernel.nu != 2.5) {
+        char nu[32];
+        std::snprintf(nu, sizeof nu, "%g", o.kernel.nu);
+        throw std::invalid_argument(where + "matern --nu " + nu +
+                                    " is not supported: the runtime computes the closed forms at nu = 0.5, 1.5 and 2.5");
+    }
     if (!(o.kernel.sigma > 0.0) || !std::isfinite(o.kernel.sigma))
-        throw std::invalid_argument(where + "gaussian sigma must be positive and finite");
+        throw std::invalid_argument(where + "sigma must be positive and finite");
+    if (kind == format::kernel::rational_quadratic && (!(o.kernel.alpha > 0.0) || !std::isfinite(o.kernel.alpha)))
+        throw std::invalid_argument(where + "rational-quadratic alpha must be positive and finite");
     if (o.data_rows == 0 || o.data.empty())
         throw std::invalid_argument(where + "needs a data set to choose the landmarks from (--data X.npy)");
     if (o.input_dim == 0 || o.data.size() != o.data_rows * std::size_t(o.input_dim))
@@ -46,6 +59,20 @@ void check_options(const build_options& o) {
         if (!std::isfinite(o.data[i]))
             throw std::invalid_argument(where + "the data's row " + std::to_string(i / o.input_dim) + ", column " +
                                         std::to_string(i % o.input_dim) + " is not finite");
+}
+
+// k(x, y) of the squared distance d2, in double with portable exp / log (as the runtime's kernel_of_dots).
+double kernel_of_squared_distance(const kernel_spec& k, double d2) {
+    switch (k.kind) {
+        case format::kernel::matern: {
+            const double u = std::sqrt(2.0 * k.nu * d2) / k.sigma;
+            const double p = k.nu == 0.5 ? 1.0 : k.nu == 1.5 ? 1.0 + u : 1.0 + u + u * u / 3.0;
+            return p * portable::exp(-u);
+        }
+        case format::kernel::rational_quadratic:
+            return portable::exp(-k.alpha * portable::log(1.0 + d2 / (2.0 * k.alpha * k.sigma * k.sigma)));
+        default: return portable::exp(-d2 * (0.5 / (k.sigma * k.sigma)));  // gaussian
+    }
 }
 
 // M = K^{-1/2} over the eigenvalues above the cutoff, row-major, rounded to float. The product is written
@@ -91,7 +118,6 @@ map_contents build_nystroem(const build_options& o) {
         norms[j] = float(sq);
     }
     // K_mm of the stored (float) landmarks, in double.
-    const double inv_two_sigma2 = 0.5 / (o.kernel.sigma * o.kernel.sigma);
     Eigen::MatrixXd k(static_cast<Eigen::Index>(m), static_cast<Eigen::Index>(m));
     for (std::size_t a = 0; a < m; ++a)
         for (std::size_t b = 0; b <= a; ++b) {
@@ -100,19 +126,21 @@ map_contents build_nystroem(const build_options& o) {
                 const double t = double(landmarks[a * d + i]) - double(landmarks[b * d + i]);
                 s += t * t;
             }
-            k(Eigen::Index(a), Eigen::Index(b)) = k(Eigen::Index(b), Eigen::Index(a)) = portable::exp(-s * inv_two_sigma2);
+            k(Eigen::Index(a), Eigen::Index(b)) = k(Eigen::Index(b), Eigen::Index(a)) = kernel_of_squared_distance(o.kernel, s);
         }
 
     map_contents map;
     format::map_meta& meta = map.meta;
     meta.method = static_cast<std::uint32_t>(format::method::nystroem);
-    meta.kernel = static_cast<std::uint32_t>(format::kernel::gaussian);
+    meta.kernel = static_cast<std::uint32_t>(o.kernel.kind);
     meta.projection = static_cast<std::uint32_t>(format::projection::kernel_landmarks);
     meta.input_dim = meta.work_dim = o.input_dim;
     meta.projection_dim = meta.output_dim = o.features;
     meta.output_convention = static_cast<std::uint32_t>(format::output_convention::real);
     meta.method_flags = kmeanspp ? format::method_flag_nystroem_kmeanspp : 0u;
     meta.kernel_sigma = o.kernel.sigma;
+    if (o.kernel.kind == format::kernel::matern) meta.kernel_scale = o.kernel.nu;
+    if (o.kernel.kind == format::kernel::rational_quadratic) meta.kernel_scale = o.kernel.alpha;
     meta.seed = o.seed;
     map.sections.push_back(
         make_segments_section({make_segment(format::nonlinearity::identity, 0, o.features, 0, 1.0f, 1.0f)}));

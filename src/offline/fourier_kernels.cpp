@@ -49,7 +49,7 @@ std::vector<format::method> methods_for(format::kernel k) {
     using format::method;
     if (k == format::kernel::laplacian) return {method::rff, method::rff_phase, method::qmc};
     return {method::rff, method::rff_phase, method::orf, method::qmc, method::sorf, method::ssf, method::quadrature,
-            method::fastfood};
+            method::fastfood, method::nystroem};
 }
 
 }  // namespace
@@ -69,6 +69,8 @@ void check_method_supports(format::method m, format::kernel k) {
                                            m == format::method::fastfood))
         why = " (its spectral law, independent Cauchy coordinates, is not rotation-invariant, so orthogonal "
               "directions with a radial law do not approximate it)";
+    if (k == format::kernel::laplacian && m == format::method::nystroem)
+        why = " (its L1 distance does not come from the dot products the runtime computes)";
     throw std::invalid_argument(std::string(method_name(m)) + ": kernel '" + kernel_name(k) +
                                 "' is not supported by " + method_name(m) + why + "; build it with " + list);
 }

@@ -13,7 +13,7 @@ constexpr kernel_table keep_selected_kernels(kernel_table t) noexcept {
     t.gemm = nullptr;
 #endif
 #if !KFM_PROJECTION_KERNEL_LANDMARKS
-    t.gaussian_of_dots = nullptr;
+    t.kernel_of_dots = nullptr;
 #endif
 #if !KFM_PROJECTION_SSF_FFT && !KFM_PROJECTION_COUNT_SKETCH_FFT
     t.fft = nullptr;

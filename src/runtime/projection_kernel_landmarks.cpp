@@ -1,8 +1,9 @@
 // The kernel_landmarks projection (Nystroem): t = M k(x, L), where the m = projection_dim landmarks l_j
 // are the rows of DENS (m x work_dim), their squared norms |l_j|^2 are in LNRM and M = K_mm^{-1/2}
-// (m x m, row-major) is in KIRT. For the Gaussian kernel, k(x, l_j) = exp(-|x - l_j|^2 / (2 sigma^2)) with
-// |x - l_j|^2 = |x|^2 + |l_j|^2 - 2 x.l_j: one dense GEMV for the dot products, the kernel table's
-// gaussian_of_dots, then a second GEMV by M. Scratch: the m kernel values.
+// (m x m, row-major) is in KIRT. k(x, l_j) is a radial kernel of |x - l_j|^2 = |x|^2 + |l_j|^2 - 2 x.l_j:
+// one dense GEMV for the dot products, the kernel table's kernel_of_dots, then a second GEMV by M.
+// Kernels: gaussian, Matern with nu = 1/2, 3/2 or 5/2 (the closed forms) and rational quadratic.
+// Scratch: the m kernel values.
 #include <cmath>
 #include <limits>
 
@@ -15,8 +16,33 @@ namespace {
 
 namespace fmt = kfm::format;
 
-// -1 / (2 sigma^2) as the float the kernel multiplies by.
-float gaussian_scale(const fmt::map_meta& m) { return float(-0.5 / (m.kernel_sigma * m.kernel_sigma)); }
+// The meta's kernel as kernel_of_dots's parameters (kernel_table.hpp), computed in double and rounded once:
+// unknown_kernel for a kernel (or Matern order) the projection does not compute, bad_parameter_value for
+// parameters that are not finite floats. sigma, nu, alpha > 0 are check_kernel's.
+status landmark_kernel_of(const fmt::map_meta& m, landmark_kernel* k) {
+    const double l = m.kernel_sigma, shape = m.kernel_scale;  // shape: Matern nu, rational-quadratic alpha
+    switch (static_cast<fmt::kernel>(m.kernel)) {
+        case fmt::kernel::gaussian: *k = {landmark_kernel_kind::gaussian, float(-0.5 / (l * l)), 0.0f}; break;
+        case fmt::kernel::matern:
+            if (shape == 0.5) *k = {landmark_kernel_kind::matern_half, float(1.0 / l), 0.0f};
+            else if (shape == 1.5) *k = {landmark_kernel_kind::matern_three_halves, float(std::sqrt(3.0) / l), 0.0f};
+            else if (shape == 2.5) *k = {landmark_kernel_kind::matern_five_halves, float(std::sqrt(5.0) / l), 0.0f};
+            else return status::unknown_kernel;
+            break;
+        case fmt::kernel::rational_quadratic:
+            *k = {landmark_kernel_kind::rational_quadratic, float(0.5 / (shape * l * l)), float(-shape)};
+            break;
+        default: return status::unknown_kernel;
+    }
+    return std::isfinite(k->a) && std::isfinite(k->b) ? status::ok : status::bad_parameter_value;
+}
+
+// The kernel of a map that passed verify (so landmark_kernel_of returned ok).
+landmark_kernel opened_kernel(const fmt::map_meta& m) {
+    landmark_kernel k{};
+    static_cast<void>(landmark_kernel_of(m, &k));
+    return k;
+}
 
 // Each stored |l_j|^2 is the float nearest the landmark's squared norm: recomputed in double, it may differ
 // by the float rounding only (2^-24 relative; 2^-20 allows for the sum's own rounding).
@@ -34,11 +60,10 @@ bool norms_match(const map_state& map) {
 
 status kernel_landmarks_verify(const map_state& map) {
     const fmt::map_meta& m = *map.meta;
-    if (m.kernel != static_cast<std::uint32_t>(fmt::kernel::gaussian)) return status::unknown_kernel;
+    landmark_kernel k;
+    if (status s = landmark_kernel_of(m, &k); s != status::ok) return s;
     // The landmarks live in the input space: no padding, no appended value.
     if (m.work_dim != m.input_dim) return status::bad_meta;
-    const float scale = gaussian_scale(m);
-    if (!std::isfinite(scale)) return status::bad_parameter_value;  // sigma > 0 is check_kernel's
     if (map.dense == nullptr || map.landmark_norms == nullptr || map.kernel_inverse_root == nullptr)
         return status::missing_section;
     std::uint64_t square = 0;
@@ -59,7 +84,7 @@ void kernel_row(const map_state& map, const float* x, float* k) {
     float x_sq = 0.0f;
     map.kernels->gemv(x, 1, m.work_dim, x, &x_sq);
     map.kernels->gemv(map.dense, m.projection_dim, m.work_dim, x, k);
-    map.kernels->gaussian_of_dots(k, map.landmark_norms, x_sq, gaussian_scale(m), m.projection_dim, k);
+    map.kernels->kernel_of_dots(k, map.landmark_norms, x_sq, opened_kernel(m), m.projection_dim, k);
 }
 
 void kernel_landmarks_apply(const map_state& map, const float* x, float* t, float* scratch) {
@@ -76,12 +101,12 @@ void kernel_landmarks_apply_batch(const map_state& map, const float* x, std::siz
     const fmt::map_meta& m = *map.meta;
     const std::size_t p = m.projection_dim, w = m.work_dim;
     map.kernels->gemm(map.dense, p, w, x, w, rows, scratch, p);
-    const float scale = gaussian_scale(m);
+    const landmark_kernel kernel = opened_kernel(m);
     for (std::size_t r = 0; r < rows; ++r) {
         const float* xr = x + r * w;
         float x_sq = 0.0f;
         map.kernels->gemv(xr, 1, w, xr, &x_sq);
-        map.kernels->gaussian_of_dots(scratch + r * p, map.landmark_norms, x_sq, scale, p, scratch + r * p);
+        map.kernels->kernel_of_dots(scratch + r * p, map.landmark_norms, x_sq, kernel, p, scratch + r * p);
     }
     map.kernels->gemm(map.kernel_inverse_root, p, p, scratch, p, rows, t, p);
 }

@@ -78,6 +78,11 @@ TEST_CASE("cli nystroem: every misuse is refused with no file") {
     const run_result r = s.kfm("build --method nystroem --kernel laplacian --sigma 1 --input-dim 3 --data x.npy --landmarks 5 -o bad.kfm");
     CHECK(r.exit_code != 0);
     CHECK(r.err.find("not supported") != std::string::npos);
+    CHECK(r.err.find("L1 distance") != std::string::npos);
+    const run_result nu = s.kfm("build --method nystroem --kernel matern --nu 2 --sigma 1 --input-dim 3 --data x.npy --landmarks 5 -o bad.kfm");
+    CHECK(nu.exit_code != 0);
+    CHECK(nu.err.find("nu = 0.5, 1.5 and 2.5") != std::string::npos);
+    CHECK(!std::filesystem::exists(s.path("bad.kfm")));
     const run_result other = s.kfm("build --method rff --kernel gaussian --input-dim 3 --features 8 --landmarks 5 -o bad.kfm");
     CHECK(other.exit_code != 0);
     CHECK(other.err.find("belong to --method nystroem") != std::string::npos);

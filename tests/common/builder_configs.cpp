@@ -115,6 +115,10 @@ std::vector<builder_config> builder_configs(unsigned d, unsigned features) {
     add(fmt::method::fastfood, shift_invariant(fmt::kernel::rational_quadratic), "alpha0.75");
     add(fmt::method::nystroem, gaussian);
     nystroem_data(&out.back().options);
+    add(fmt::method::nystroem, shift_invariant(fmt::kernel::matern), "nu1.5");
+    nystroem_data(&out.back().options);
+    add(fmt::method::nystroem, shift_invariant(fmt::kernel::rational_quadratic), "alpha0.75");
+    nystroem_data(&out.back().options);
     return out;
 }
 

@@ -1,6 +1,6 @@
 // The kernel_landmarks projection (Nystroem) is verified at open as strictly as the others: each section's
 // size against the dims, finite values (NaN in the landmarks or in M), the stored landmark norms against
-// the landmarks, sigma, the kernel, and no padding of the input.
+// the landmarks, sigma, the kernel (gaussian, Matern at nu = 1/2, 3/2, 5/2, rational quadratic), and no padding of the input.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -79,8 +79,29 @@ TEST_CASE("kernel_landmarks: a built map opens; every wrong size, NaN or inconsi
     map.meta.kernel_sigma = 1e-30;  // -1 / (2 sigma^2) overflows float
     CHECK(open_contents(map) == status::bad_parameter_value);
     map = nystroem_map();
-    map.meta.kernel = std::uint32_t(fmt::kernel::laplacian);
+    map.meta.kernel = std::uint32_t(fmt::kernel::laplacian);  // an L1 distance: not from dot products
     CHECK(open_contents(map) == status::unknown_kernel);
+    // Matern opens at the closed-form orders only; rational quadratic needs -alpha and 1/(2 alpha l^2) as floats.
+    map.meta.kernel = std::uint32_t(fmt::kernel::matern);
+    for (double nu : {0.5, 1.5, 2.5}) {
+        map.meta.kernel_scale = nu;
+        CHECK(open_contents(map) == status::ok);
+    }
+    for (double nu : {1.0, 2.0, 3.5, 2.5000001}) {
+        map.meta.kernel_scale = nu;
+        CHECK(open_contents(map) == status::unknown_kernel);
+    }
+    map.meta.kernel_scale = 1.5;
+    map.meta.kernel_sigma = 1e-39;  // sqrt(3) / l overflows float
+    CHECK(open_contents(map) == status::bad_parameter_value);
+    map = nystroem_map();
+    map.meta.kernel = std::uint32_t(fmt::kernel::rational_quadratic);
+    map.meta.kernel_scale = 0.7;
+    CHECK(open_contents(map) == status::ok);
+    map.meta.kernel_scale = 1e39;  // -alpha is not a float
+    CHECK(open_contents(map) == status::bad_parameter_value);
+    map.meta.kernel_scale = 0.0;
+    CHECK(open_contents(map) == status::bad_parameter_value);
     map = nystroem_map();
     map.meta.work_dim = map.meta.input_dim + 1;
     CHECK(open_contents(map) != status::ok);

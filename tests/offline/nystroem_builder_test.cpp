@@ -114,13 +114,21 @@ TEST_CASE("nystroem builder refusals: no data, m > N, m < 1, NaN, dimension mism
     check_refused(o, "not supported");
     o.kernel.kind = fmt::kernel::laplacian;
     check_refused(o, "not supported");
+    o.kernel.kind = fmt::kernel::matern;
+    o.kernel.nu = 2.0;
+    check_refused(o, "matern --nu 2 is not supported");
+    o.kernel.nu = 1.5;
+    CHECK_NOTHROW(build_map(o));
+    o.kernel.kind = fmt::kernel::rational_quadratic;
+    o.kernel.alpha = 0.0;
+    check_refused(o, "alpha must be positive");
     o = nystroem(data, 2, 2);
     o.landmark_init = "kmeans";
     check_refused(o, "--landmark-init");
     CHECK_NOTHROW(build_map(nystroem(data, 2, 4)));
 }
 
-TEST_CASE("nystroem on LETTER: the Gram error falls as m grows (both seedings)" *
+TEST_CASE("nystroem on LETTER: the Gram error falls as m grows (both seedings; every kernel it builds)" *
           doctest::skip(kfm::test::missing_data({"letter"}))) {
     npy_array letter;
     REQUIRE(kfm::test::load_quffka_scaled("letter", &letter));
@@ -129,11 +137,22 @@ TEST_CASE("nystroem on LETTER: the Gram error falls as m grows (both seedings)" 
     REQUIRE(letter.rows >= pool + held);
     std::vector<float> data(letter.data.begin(), letter.data.begin() + pool * d);
     const float* y = letter.data.data() + pool * d;
-    kernel_spec k;
-    k.sigma = median_heuristic_sigma(data.data(), pool, d);
-    const auto exact = exact_gram(k, y, held, y, held, d);
-    for (const char* init : {"uniform", "kmeans++"}) {
-        double previous = INFINITY;
+    kernel_spec gaussian;
+    gaussian.sigma = median_heuristic_sigma(data.data(), pool, d);
+    std::vector<std::pair<kernel_spec, const char*>> cases = {{gaussian, "uniform"}, {gaussian, "kmeans++"}};
+    for (double nu : {0.5, 1.5, 2.5}) {
+        kernel_spec k = gaussian;
+        k.kind = fmt::kernel::matern;
+        k.nu = nu;
+        cases.push_back({k, "uniform"});
+    }
+    kernel_spec rq = gaussian;
+    rq.kind = fmt::kernel::rational_quadratic;
+    rq.alpha = 0.75;
+    cases.push_back({rq, "uniform"});
+    for (const auto& [k, init] : cases) {
+        const auto exact = exact_gram(k, y, held, y, held, d);
+        double previous = INFINITY, first = 0.0;
         for (unsigned m : {8u, 32u, 128u, 512u}) {
             build_options o = nystroem(data, d, m);
             o.kernel = k;
@@ -145,10 +164,15 @@ TEST_CASE("nystroem on LETTER: the Gram error falls as m grows (both seedings)" 
             kfm::map map;
             REQUIRE(kfm::open(aligned.data(), bytes.size(), &map) == kfm::status::ok);
             const double err = compare_grams(exact, approx_gram(map, y, held, y, held, d)).rel_frobenius;
-            MESSAGE("letter nystroem " << std::string(init) << " m = " << m << ": relative Frobenius error " << err);
+            MESSAGE("letter nystroem " << std::string(kernel_name(k.kind)) << (k.kind == fmt::kernel::matern ? " nu " + std::to_string(k.nu) : "")
+                    << " " << std::string(init) << " m = " << m << ": relative Frobenius error " << err);
             CHECK(err < previous);
+            if (m == 8) first = err;
             previous = err;
         }
-        CHECK(previous < 0.05);
+        // m = 512 against m = 8: measured 0.0024-0.0088 for the smooth kernels, 0.25 for Matern 1/2 (whose
+        // spectrum decays slowest)
+        CHECK(previous < 0.3 * first);
+        if (k.kind == fmt::kernel::gaussian) CHECK(previous < 0.05);
     }
 }
