@@ -77,7 +77,9 @@ method options:
                         per direction; unbiased) when d <= 32 and D/4 directions fill a block of
                         the smallest FFT length, else midpoint (M = 1; the old default, biased: its
                         error stops falling); matern / rational-quadratic auto = stratified (one
-                        radius per direction, the map's radii one per stratum of the radial law)
+                        radius per direction, the map's radii one per stratum of the radial law).
+                        Quadrature: auto | shifted (independent radii, the paper's) | stratified;
+                        auto = stratified for matern / rational-quadratic, else shifted
   --sweeps T            SSF index-set optimiser sweeps (default 10)
   --fft-size n          SSF FFT length, a power of two > d/2, or smallest (blocks of the smallest
                         length sharing one index set: the old default, faster, about 10% higher
