@@ -15,6 +15,7 @@ cd "$(dirname "$0")/.."
 mutants=(
   "bits-sections-unchecked|src/runtime/verify_container.cpp|s/if (crc32c(bytes + e.offset/if (e.dtype != std::uint32_t(fmt::dtype::bits) \&\& crc32c(bytes + e.offset/|format|every single-byte change*"
   "quadrature-resampling|src/offline/build_quadrature.cpp|s/mean_w2 += m2 \/ (rho/mean_w2 += (m2 + 1.0) \/ (rho/|offline|quadrature: radius resampling redraws*"
+  "stratified-radii-unstratified|src/offline/random.cpp|s/u\[k\] = (double(stratum\[k\]) + r.uniform_open()) \/ double(n);/u[k] = r.uniform_open() + 0.0 * double(stratum[k]);/|offline|stratified quadrature radii*"
   "optimiser-last-sweep|src/offline/ssf_energy.cpp|s/sweep <= options.max_sweeps/sweep < options.max_sweeps/|offline|ssf optimiser: runs exactly max_sweeps*"
   "gorf-radii-streams|src/offline/build_gorf.cpp|s/law.negative.sample(negative,/law.negative.sample(positive,/|offline|gorf: positive and negative radii*"
   "srf-target|src/offline/srf_fit.cpp|s#portable::pow(1.0 - z \* z / (a \* a), p)#portable::pow(1.0 - z * z / (4.0 * a), p)#|offline|srf fit: the surrogate follows*"

@@ -164,8 +164,10 @@ inline constexpr std::uint32_t meta_flags_known = meta_flag_normalize_input;
 // map_meta::method_flags: informational option bits the builders record, each meaningful for its method only.
 inline constexpr std::uint32_t method_flag_ssf_shifted_radii = 1u << 0;          // ssf: shifted radial rule (else midpoint)
 inline constexpr std::uint32_t method_flag_ssf_antithetic_radii = 1u << 1;       // ssf: antithetic radial rule
+inline constexpr std::uint32_t method_flag_ssf_stratified_radii = 1u << 2;       // ssf: stratified radial rule
 inline constexpr std::uint32_t method_flag_quadrature_resampled_radii = 1u << 0; // quadrature: radii redrawn until a0 >= 0
 inline constexpr std::uint32_t method_flag_quadrature_haar = 1u << 1;            // quadrature: dense Haar Q, not butterflies
+inline constexpr std::uint32_t method_flag_quadrature_stratified_radii = 1u << 2; // quadrature: stratified radial rule
 inline constexpr std::uint32_t method_flag_gorf_signed_mixture = 1u << 0;        // gorf / grff: signed-mixture spectral model
 inline constexpr std::uint32_t method_flag_nystroem_kmeanspp = 1u << 0;          // nystroem: k-means++ landmarks (else uniform)
 

@@ -72,11 +72,14 @@ kernel options:
 
 method options:
   --radial-points M     SSF radial points per direction (default: the rule's, 2 antithetic, else 1)
-  --radial-rule R       SSF gaussian radial rule: auto (default) | midpoint | shifted | antithetic;
-                        auto = antithetic (M = 2, radii at quantiles U, 1 - U per direction;
-                        unbiased) when d <= 32 and D/4 directions fill a block of the smallest
-                        FFT length, else midpoint (M = 1; the old default, biased: its error
-                        stops falling)
+  --radial-rule R       SSF radial rule: auto (default) | midpoint | shifted | antithetic |
+                        stratified; gaussian auto = antithetic (M = 2, radii at quantiles U, 1 - U
+                        per direction; unbiased) when d <= 32 and D/4 directions fill a block of
+                        the smallest FFT length, else midpoint (M = 1; the old default, biased: its
+                        error stops falling); matern / rational-quadratic auto = stratified (one
+                        radius per direction, the map's radii one per stratum of the radial law).
+                        Quadrature: auto | shifted (independent radii, the paper's) | stratified;
+                        auto = stratified for matern / rational-quadratic, else shifted
   --sweeps T            SSF index-set optimiser sweeps (default 10)
   --fft-size n          SSF FFT length, a power of two > d/2, or smallest (blocks of the smallest
                         length sharing one index set: the old default, faster, about 10% higher

@@ -31,6 +31,8 @@ namespace kfm::offline {
 namespace {
 
 constexpr unsigned max_resample_attempts = 10000;
+// The random stream of the stratified radii, apart from the per-rule streams 3k, 3k + 1, 3k + 2.
+constexpr std::uint64_t stream_stratified_radii = std::uint64_t(1) << 40;
 
 struct quadrature_sizes {
     unsigned d = 0;
@@ -114,6 +116,25 @@ void check_radial_moments(const build_options& o) {
                                     "E||w||^-2 is infinite)" + others);
 }
 
+// The radial rule (--radial-rule): `shifted`, one independent size-biased radius per point (the paper's;
+// auto for the gaussian and arccos), or `stratified`, a Latin sample of the size-biased law over all the
+// map's points, rho_p = G^{-1}(u_p) with one u_p in each interval [i/P, (i+1)/P) (auto for matern and
+// rational-quadratic, whose heavy-tailed size-biased laws make the weights m2 / rho^2 vary most). Each rho_p
+// alone keeps the size-biased law and is independent of its point's direction, so the rule stays unbiased.
+bool stratified_radii(const build_options& o) {
+    if (o.radial_rule == "auto")
+        return (o.kernel.kind == format::kernel::matern || o.kernel.kind == format::kernel::rational_quadratic) &&
+               !o.resample_radii;
+    if (o.radial_rule == "shifted") return false;
+    if (o.radial_rule == "stratified") {
+        if (o.resample_radii)
+            throw std::invalid_argument("quadrature: --resample-radii redraws a rule's radii, which the stratified "
+                                        "radial rule cannot do; use --radial-rule shifted");
+        return true;
+    }
+    throw std::invalid_argument("quadrature: radial rule '" + o.radial_rule + "' is not auto, shifted or stratified");
+}
+
 // Draws the d+1 radii of one rule from the size-biased law; with `resample` redraws them until the rule's
 // a0 >= 0 (the paper's biased variant).
 void draw_radii(rng& r, const kernel_spec& law, unsigned d, bool resample, double* rho) {
@@ -145,13 +166,20 @@ point_radii sample_radii(const build_options& o, const quadrature_sizes& z) {
     point_radii out;
     out.scales.resize(z.points);
     out.weights.resize(z.points);
-    std::vector<double> rho(d + 1);
+    std::vector<double> rho(d + 1), strata;
+    if (stratified_radii(o)) {
+        rng draws(derive(o.seed, stream_stratified_radii));
+        strata = stratified_uniforms(z.points, draws);
+    }
     double sum_w2 = 0.0;
     for (unsigned k = 0; k < z.rules; ++k) {
-        rng radii(derive(o.seed, 3 * k + 2));
-        draw_radii(radii, law, d, o.resample_radii, rho.data());
+        if (strata.empty()) {
+            rng radii(derive(o.seed, 3 * k + 2));
+            draw_radii(radii, law, d, o.resample_radii, rho.data());
+        }
         for (unsigned j = 0; j <= d && std::size_t(k) * (d + 1) + j < z.points; ++j) {
             const std::size_t p = std::size_t(k) * (d + 1) + j;
+            if (!strata.empty()) rho[j] = size_biased_quantile(law, d, strata[p]);
             const double w = std::sqrt(m2) / rho[j];
             sum_w2 += w * w;
             out.scales[p] = gaussian ? rho[j] / o.kernel.sigma : rho[j];
@@ -190,7 +218,8 @@ format::map_meta quadrature_meta(const build_options& o, const quadrature_sizes&
     m.repeats = o.haar_rotations ? 0 : butterfly_repeats;
     m.kernel_order = gaussian ? 0 : o.kernel.order;
     m.method_flags = (o.resample_radii ? format::method_flag_quadrature_resampled_radii : 0) |
-                     (o.haar_rotations ? format::method_flag_quadrature_haar : 0);
+                     (o.haar_rotations ? format::method_flag_quadrature_haar : 0) |
+                     (stratified_radii(o) ? format::method_flag_quadrature_stratified_radii : 0);
     m.kernel_sigma = gaussian ? o.kernel.sigma : 0.0;
     if (o.kernel.kind == format::kernel::matern) m.kernel_scale = o.kernel.nu;
     if (o.kernel.kind == format::kernel::rational_quadratic) m.kernel_scale = o.kernel.alpha;

@@ -201,6 +201,7 @@ format::map_meta ssf_meta(const build_options& o, const ssf_sizes& z) {
         meta.radial_points = z.radial;
         if (z.radial_rule == "shifted") meta.method_flags = format::method_flag_ssf_shifted_radii;
         if (z.radial_rule == "antithetic") meta.method_flags = format::method_flag_ssf_antithetic_radii;
+        if (z.radial_rule == "stratified") meta.method_flags = format::method_flag_ssf_stratified_radii;
     } else {
         meta.output_convention = static_cast<std::uint32_t>(format::output_convention::real);
         meta.kernel_order = o.kernel.order;

@@ -122,4 +122,24 @@ double size_biased_radius(const kernel_spec& k, unsigned dim, rng& r) {
     not_a_mixture(k);
 }
 
+double size_biased_quantile(const kernel_spec& k, unsigned dim, double u) {
+    if (!std::isfinite(radial_second_moment(k, dim)))
+        throw std::invalid_argument("size-biased quantile: the radial law has no finite second moment");
+    kernel_spec shifted = k;
+    double factor = 1.0;
+    switch (k.kind) {
+        case format::kernel::gaussian: break;
+        case format::kernel::matern:
+            shifted.nu = k.nu - 1.0;
+            factor = std::sqrt(k.nu / (k.nu - 1.0));
+            break;
+        case format::kernel::rational_quadratic:
+            shifted.alpha = k.alpha + 1.0;
+            factor = std::sqrt((k.alpha + 1.0) / k.alpha);
+            break;
+        default: not_a_mixture(k);
+    }
+    return factor * radial_quantile(shifted, dim + 2, u);
+}
+
 }  // namespace kfm::offline

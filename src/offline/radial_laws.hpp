@@ -26,4 +26,10 @@ double radial_second_moment(const kernel_spec& k, unsigned dim);
 // Requires a finite second moment.
 double size_biased_radius(const kernel_spec& k, unsigned dim, rng& r);
 
+// G^{-1}(u) of that size-biased law, 0 < u < 1 (the quadrature's stratified radii): chi(d + 2) times the
+// size-biased scale is the radial law in d + 2 dimensions of the kernel with the shifted parameter (matern
+// nu - 1, rational-quadratic alpha + 1), times sqrt(nu / (nu - 1)) or sqrt((alpha + 1) / alpha). Requires
+// a finite second moment.
+double size_biased_quantile(const kernel_spec& k, unsigned dim, double u);
+
 }  // namespace kfm::offline

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace kfm::offline {
 
@@ -145,6 +146,16 @@ std::vector<double> haar_orthogonal_rows(unsigned d, rng& r) {
     for (unsigned i = 0; i < d; ++i)
         for (unsigned j = 0; j < d; ++j) rows[static_cast<std::size_t>(i) * d + j] = q(i, j);
     return rows;
+}
+
+std::vector<double> stratified_uniforms(std::size_t n, rng& r) {
+    if (n == 0) throw std::invalid_argument("stratified_uniforms: n must be at least 1");
+    std::vector<std::uint64_t> stratum(n);
+    for (std::size_t k = 0; k < n; ++k) stratum[k] = k;
+    for (std::size_t k = n; k > 1; --k) std::swap(stratum[k - 1], stratum[r.below(k)]);
+    std::vector<double> u(n);
+    for (std::size_t k = 0; k < n; ++k) u[k] = (double(stratum[k]) + r.uniform_open()) / double(n);
+    return u;
 }
 
 }  // namespace kfm::offline

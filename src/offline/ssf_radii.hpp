@@ -6,11 +6,15 @@
 //   antithetic  u_ij = tent((j + U_i) / M), tent(t) = 1 - |2t - 1| (unbiased; for M = 2 the antithetic
 //               pair U_i, 1 - U_i, which cancels the part of the radial integrand that is odd about the
 //               median quantile)
+//   stratified  u_k = (pi(k) + U_k) / N over all N = P M radii of the map, pi a uniform random permutation
+//               of the strata [0, N) (unbiased: each u_k alone is uniform and independent of its
+//               direction; together the map's radii are a Latin sample of the radial law, exactly one per
+//               stratum of probability 1/N, which removes most of the radial variance)
 //   auto        gaussian: antithetic with M = 2 when 2m <= 32 and its directions fill a whole FFT block;
 //               otherwise midpoint with M = 1 (where one radius per direction and more directions win).
-//               matern, rational-quadratic: shifted with M = 1, one independent radius per direction
-//               (never midpoint: their radial law does not concentrate as d grows, so one radius for
-//               every direction is a large bias at every d)
+//               matern, rational-quadratic: stratified with M = 1, one radius per direction (never
+//               midpoint: their radial law does not concentrate as d grows, so one radius for every
+//               direction is a large bias at every d)
 #pragma once
 #include <cstdint>
 #include <string>
@@ -21,7 +25,7 @@
 namespace kfm::offline {
 
 struct ssf_radial_choice {
-    std::string rule;     // midpoint | shifted | antithetic (never auto)
+    std::string rule;     // midpoint | shifted | antithetic | stratified (never auto)
     unsigned radial = 0;  // M >= 1
 };
 
@@ -35,7 +39,7 @@ ssf_radial_choice ssf_choose_radial_rule(const std::string& rule, unsigned radia
                                          std::uint64_t features, std::uint64_t block_points,
                                          format::kernel kind = format::kernel::gaussian);
 
-// Quantile positions u in (0, 1) of the per-direction rules (shifted, antithetic): `points` directions
+// Quantile positions u in (0, 1) of the per-direction rules (shifted, antithetic, stratified): `points` directions
 // with `radial` radii each, row j holding u[j * points + i]. Deterministic in `seed`.
 std::vector<double> ssf_radial_quantiles(const std::string& rule, std::uint32_t points, unsigned radial,
                                          std::uint64_t seed);

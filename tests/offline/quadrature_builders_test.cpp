@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "common/test_maps.hpp"
@@ -13,6 +14,7 @@
 #include "kfm/offline.hpp"
 #include "offline/butterfly_angles.hpp"
 #include "offline/halton.hpp"
+#include "offline/radial_laws.hpp"
 #include "offline/random.hpp"
 #include "offline/simplex.hpp"
 #include "runtime/bits.hpp"
@@ -213,6 +215,70 @@ TEST_CASE("the radius-resampling option gives a0 >= 0 in every rule") {
         CHECK(m.meta.negative_dim == 0);
         CHECK(m.meta.method_flags == format::method_flag_quadrature_resampled_radii);
     }
+}
+
+// The stratified radial rule (auto for matern and rational-quadratic): the P radii of a map are a Latin
+// sample of the size-biased law, so for each probability q the count at or below G^{-1}(q) is P q rounded
+// down or up, in a partial last rule too; the shifted rule (independent radii) misses that by about
+// sqrt(P q (1 - q)) (4 of 20 seeds pass by chance at q = 0.5, P = 60). The weights follow the radii as
+// sqrt(m2) / rho. The rule is refused with --resample-radii and under another name.
+TEST_CASE("stratified quadrature radii: one per stratum of the size-biased law, the default for matern and RQ") {
+    const unsigned d = 9;
+    kernel_spec matern;
+    matern.kind = format::kernel::matern;
+    matern.nu = 1.5;
+    matern.sigma = 1.5;
+    kernel_spec rq = matern;
+    rq.kind = format::kernel::rational_quadratic;
+    rq.alpha = 1.5;
+    for (const kernel_spec& k : {matern, rq})
+        for (bool partial : {false, true}) {
+            unsigned stratified_counts_off = 0;
+            for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+                auto o = quadrature_options(d, partial ? 2 * 57 : 6 * 2 * (d + 1), k.kind);
+                o.kernel = k;
+                o.partial_rule = partial;
+                o.seed = seed;
+                for (const char* rule : {"auto", "shifted"}) {
+                    o.radial_rule = rule;
+                    const auto m = build_map(o);
+                    const bool stratified = std::string(rule) == "auto";
+                    CHECK(m.meta.method_flags == (stratified ? format::method_flag_quadrature_stratified_radii : 0u));
+                    const auto scales = f32_values(*find_section(m, format::tag::scales));
+                    const auto weights = f32_values(*find_section(m, format::tag::weights));
+                    const double p = double(scales.size());
+                    REQUIRE(p == (partial ? 57.0 : 6.0 * (d + 1)));
+                    const double m2 = radial_second_moment(k, d);
+                    for (std::size_t j = 0; j < scales.size(); ++j) {
+                        const double rho = double(scales[j]) * k.sigma;
+                        CHECK(weights[j] == doctest::Approx(std::sqrt(m2) / rho / std::sqrt(p)).epsilon(1e-5));
+                    }
+                    bool off = false;
+                    for (double q : {0.1, 0.5, 0.9}) {
+                        const double cut = size_biased_quantile(k, d, q);
+                        double below = 0;
+                        for (float s : scales) below += double(s) * k.sigma <= cut ? 1.0 : 0.0;
+                        off = off || std::fabs(below - p * q) > 1.0;
+                    }
+                    if (stratified) CHECK_FALSE(off);
+                    else stratified_counts_off += off ? 1 : 0;
+                }
+            }
+            CHECK(stratified_counts_off >= 10);  // the shifted rule's radii are not stratified
+        }
+    auto o = quadrature_options(d, 2 * (d + 1), format::kernel::matern);
+    o.kernel = matern;
+    o.radial_rule = "stratified";
+    o.resample_radii = true;
+    CHECK_THROWS_WITH_AS(build_map(o), doctest::Contains("--radial-rule shifted"), std::invalid_argument);
+    o.resample_radii = false;
+    o.radial_rule = "antithetic";
+    CHECK_THROWS_WITH_AS(build_map(o), doctest::Contains("is not auto, shifted or stratified"), std::invalid_argument);
+    // the gaussian keeps the paper's independent radii by default; stratified on request
+    auto g = quadrature_options(d, 2 * (d + 1), format::kernel::gaussian);
+    CHECK(build_map(g).meta.method_flags == 0u);
+    g.radial_rule = "stratified";
+    CHECK(build_map(g).meta.method_flags == format::method_flag_quadrature_stratified_radii);
 }
 
 TEST_CASE("quadrature-family builders are deterministic and reject impossible options") {

@@ -163,3 +163,56 @@ TEST_CASE("size-biased radii reweighted by m2 / rho^2 reproduce the radial law")
         CHECK(std::fabs(m2h - 0.5) < z * std::sqrt((s2sq / n - m2h * m2h) / n));
     }
 }
+
+// The size-biased law's quantile (the quadrature's stratified radii) against its own definition, the CDF
+// G(r) = int_0^r t^2 p(t) dt / m2 with the independent radial densities above (the chi(d) density for the
+// gaussian), and against the size-biased sampler: the fraction of its draws at or below G^{-1}(u).
+TEST_CASE("size-biased quantile inverts the integrated size-biased density r^2 p(r) / m2") {
+    using kfm::offline::size_biased_quantile;
+    const double inf = std::numeric_limits<double>::infinity();
+    for (unsigned d : {1u, 6u, 33u})
+        for (double u : {1e-4, 0.2, 0.5, 0.8, 0.9999}) {
+            CAPTURE(d);
+            CAPTURE(u);
+            for (double nu : {1.5, 2.5, 7.0}) {
+                CAPTURE(nu);
+                const kernel_spec k = spec(kernel::matern, nu);
+                const double m2 = kfm::offline::radial_second_moment(k, d);
+                const double r = size_biased_quantile(k, d, u);
+                auto g = [&](double t) { return t * t * matern_radial_density(t, d, nu) / m2; };
+                if (u <= 0.5) CHECK(integrate(g, 0, r) == doctest::Approx(u).epsilon(1e-8));
+                else CHECK(integrate(g, r, inf) == doctest::Approx(1 - u).epsilon(1e-7));
+            }
+            for (double alpha : {0.75, 1.5, 5.0}) {
+                CAPTURE(alpha);
+                const kernel_spec k = spec(kernel::rational_quadratic, alpha);
+                const double r = size_biased_quantile(k, d, u);
+                const double z = alpha * r * r / 2;  // ||w||^2 = 2 Z / alpha, m2 = d
+                auto g = [&](double t) { return 2 * t / alpha * gamma_product_density(t, d / 2.0, alpha) / d; };
+                if (u <= 0.5) CHECK(integrate_from_zero(g, z) == doctest::Approx(u).epsilon(1e-7));
+                else CHECK(integrate(g, z, inf) == doctest::Approx(1 - u).epsilon(1e-7));
+            }
+            const double r = size_biased_quantile(spec(kernel::gaussian, 0), d, u);
+            const double dd = d;
+            auto chi_density = [&](double t) {
+                return std::exp((dd - 1) * std::log(t) - t * t / 2 - (dd / 2 - 1) * std::log(2.0) - std::lgamma(dd / 2));
+            };
+            auto g = [&](double t) { return t * t * chi_density(t) / dd; };
+            if (u <= 0.5) CHECK(integrate(g, 0, r) == doctest::Approx(u).epsilon(1e-8));
+            else CHECK(integrate(g, r, inf) == doctest::Approx(1 - u).epsilon(1e-7));
+        }
+    CHECK_THROWS_AS(size_biased_quantile(spec(kernel::matern, 1.0), 6, 0.5), std::invalid_argument);
+    CHECK_THROWS_AS(size_biased_quantile(spec(kernel::laplacian, 1.5), 6, 0.5), std::invalid_argument);
+
+    // the sampler and the quantile describe one law: 99.99% binomial intervals over 100000 draws
+    const unsigned d = 6, n = 100000;
+    for (const kernel_spec& k : {spec(kernel::matern, 1.5), spec(kernel::rational_quadratic, 1.5)})
+        for (double u : {0.1, 0.5, 0.9}) {
+            const double cut = size_biased_quantile(k, d, u);
+            kfm::offline::rng r(11);
+            double below = 0;
+            for (unsigned i = 0; i < n; ++i) below += kfm::offline::size_biased_radius(k, d, r) <= cut ? 1.0 : 0.0;
+            CAPTURE(u);
+            CHECK(std::fabs(below - n * u) <= 3.89 * std::sqrt(n * u * (1 - u)));
+        }
+}

@@ -128,14 +128,17 @@ TEST_CASE("ssf default radial rule at D = 16d: Gram error well below the midpoin
     CHECK(by_rule[0] * 1.5 < by_rule[1]);
 }
 
-// Matérn and rational quadratic: `auto` takes the shifted rule with one radius per direction, u_i ~ U(0, 1)
-// independently, so the stored radii times the length are iid draws of ||w|| in 2m dimensions from the
-// kernel's radial law (src/offline/radial_laws.hpp; the quantile function itself is checked against closed
-// forms and integrated densities in tests/offline/radial_laws_test.cpp). Here: the builder uses that law
-// with the right dimension (d = 9 pads to 2m = 10), length and parameter. For each of five probabilities q
-// the count of radii at or below F^{-1}(q) is Binomial(n, q); |count - n q| <= 3.89 sd + 1 per check
-// (two-sided 1e-4; 15 checks, false-failure rate ~1.5e-3). A map built for d = 9 instead of 10, or for
-// nu 1.5 instead of 2.5, moves the counts by 9-30 sd (both tried).
+// Matérn and rational quadratic: `auto` takes the stratified rule with one radius per direction,
+// u_k = (pi(k) + U_k) / P, so the stored radii times the length are a Latin sample of ||w|| in 2m dimensions
+// from the kernel's radial law (src/offline/radial_laws.hpp; the quantile function itself is checked
+// against closed forms and integrated densities in tests/offline/radial_laws_test.cpp). Here: the builder
+// uses that law with the right dimension (d = 9 pads to 2m = 10), length and parameter, and stratifies.
+// Each radius alone is a draw of the law: over all seeds, for each of five probabilities q the count of
+// radii at or below F^{-1}(q) is within 3.89 binomial sd + 1 of n q (two-sided 1e-4 for independent
+// draws; stratification only narrows it). A map built for d = 9 instead of 10, or for nu 1.5 instead of
+// 2.5, moves the counts by 9-30 sd (both tried). Stratified: within each map of P radii the count is
+// P q rounded down or up (at most one radius in the stratum that holds F^{-1}(q) can fall either side);
+// independent radii (the shifted rule) miss that by about sqrt(P q (1 - q)) = 8 at P = 256, q = 0.5.
 TEST_CASE("ssf matern and rational-quadratic radii follow the kernel's radial law in 2m dimensions") {
     const unsigned d = 9, work_dim = 10;
     const double length = 1.7;
@@ -157,9 +160,19 @@ TEST_CASE("ssf matern and rational-quadratic radii follow the kernel's radial la
             const opened_map map = map_from_options(o);
             const auto& vs = map.state();
             REQUIRE(vs.meta->work_dim == work_dim);
-            REQUIRE(vs.meta->method_flags == fmt::method_flag_ssf_shifted_radii);
+            REQUIRE(vs.meta->method_flags == fmt::method_flag_ssf_stratified_radii);
             REQUIRE(vs.scale_count == vs.meta->projection_dim);
+            const std::size_t first = radii.size();
             for (std::uint32_t i = 0; i < vs.scale_count; ++i) radii.push_back(double(vs.scales[i]) * length);
+            const double p = double(vs.scale_count);
+            for (double q : {0.1, 0.3, 0.5, 0.7, 0.9}) {
+                const double cut = double(float(kfm::offline::radial_quantile(k, work_dim, q) / length)) * length;
+                double below = 0;
+                for (std::size_t i = first; i < radii.size(); ++i) below += radii[i] <= cut ? 1.0 : 0.0;
+                CAPTURE(seed);
+                CAPTURE(q);
+                CHECK(std::fabs(below - p * q) <= 1.0);
+            }
         }
         const double n = double(radii.size());
         for (double q : {0.1, 0.3, 0.5, 0.7, 0.9}) {
