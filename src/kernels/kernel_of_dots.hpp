@@ -2,12 +2,10 @@
 // d2_j = max(x_sq + l_sq[j] - 2 dot[j], 0) = |x - l_j|^2 (dot[j] = x . l_j, x_sq = |x|^2, l_sq[j] = |l_j|^2,
 // so the squared distances come from one GEMV), out[j] = k(d2_j) for the kind in landmark_kernel
 // (kernel_table.hpp). The clamp at 0 keeps a rounding of the difference below 0 from giving a kernel value
-// above 1. dot == out is allowed. Written once over the architecture A (xsimd's exp, sqrt and log1p on SIMD
-// ISAs, the C library's on scalar).
+// above 1. dot == out is allowed. Written once over the architecture A (vec.hpp's exp_f, sqrt_f and log1p_f:
+// xsimd's on SIMD ISAs, the C library's on scalar and for the tail).
 #pragma once
-#include <cmath>
 #include <cstddef>
-#include <type_traits>
 
 #include "kernels/kernel_table.hpp"
 #include "kernels/vec.hpp"
@@ -19,32 +17,19 @@ namespace {
 // 104^2): u is clamped there so that p(u) never overflows (a huge u times e^-u = 0 would be inf x 0).
 constexpr float matern_u_max = 128.0f;
 
-// exp, sqrt, log1p and min of a vector (xsimd) or of a plain float (the C library), for the scalar tails.
-template <class T> inline T exp_of(const T& v) noexcept {
-    if constexpr (std::is_same_v<T, float>) return std::exp(v); else return xsimd::exp(v);
-}
-template <class T> inline T sqrt_of(const T& v) noexcept {
-    if constexpr (std::is_same_v<T, float>) return std::sqrt(v); else return xsimd::sqrt(v);
-}
-template <class T> inline T log1p_of(const T& v) noexcept {
-    if constexpr (std::is_same_v<T, float>) return std::log1p(v); else return xsimd::log1p(v);
-}
-template <class T> inline T min_of(const T& v, float bound) noexcept {
-    if constexpr (std::is_same_v<T, float>) return v < bound ? v : bound; else return xsimd::min(v, T(bound));
-}
-
-// k of the clamped squared distance d2 (>= 0), for a vector or a plain float.
-template <landmark_kernel_kind K, class T>
-inline T kernel_of_distance(const T& d2, float a, float b) noexcept {
+// k of the clamped squared distance d2 (>= 0), in the vocabulary of vec.hpp (scalar_arch: one float).
+template <landmark_kernel_kind K, class A>
+inline vf<A> kernel_of_distance(const vf<A>& d2, float a, float b) noexcept {
+    using V = vf<A>;
     if constexpr (K == landmark_kernel_kind::gaussian) {
-        return exp_of(T(a) * d2);
+        return exp_f<A>(V(a) * d2);
     } else if constexpr (K == landmark_kernel_kind::rational_quadratic) {
-        return exp_of(T(b) * log1p_of(T(a) * d2));  // (1 + a d2)^b with b = -alpha
+        return exp_f<A>(V(b) * log1p_f<A>(V(a) * d2));  // (1 + a d2)^b with b = -alpha
     } else {
-        const T u = min_of(T(a) * sqrt_of(d2), matern_u_max);
-        if constexpr (K == landmark_kernel_kind::matern_half) return exp_of(T(0.0f) - u);
-        else if constexpr (K == landmark_kernel_kind::matern_three_halves) return (T(1.0f) + u) * exp_of(T(0.0f) - u);
-        else return (T(1.0f) + u + u * u * T(1.0f / 3.0f)) * exp_of(T(0.0f) - u);  // matern_five_halves
+        const V u = min_f<A>(V(a) * sqrt_f<A>(d2), matern_u_max);
+        if constexpr (K == landmark_kernel_kind::matern_half) return exp_f<A>(V(0.0f) - u);
+        else if constexpr (K == landmark_kernel_kind::matern_three_halves) return (V(1.0f) + u) * exp_f<A>(V(0.0f) - u);
+        else return (V(1.0f) + u + u * u * V(1.0f / 3.0f)) * exp_f<A>(V(0.0f) - u);  // matern_five_halves
     }
 }
 
@@ -57,12 +42,12 @@ void kernel_of_dots_of_kind(const float* dot, const float* l_sq, float x_sq, flo
         const vf<A> xs = splat<A>(x_sq), two = splat<A>(2.0f);
         for (; j + W <= n; j += W) {
             const vf<A> d2 = neg_mul_add<A>(two, load_f<A>(dot + j), xs + load_f<A>(l_sq + j));
-            store_f<A>(out + j, kernel_of_distance<K>(max0<A>(d2), a, b));
+            store_f<A>(out + j, kernel_of_distance<K, A>(max0<A>(d2), a, b));
         }
     }
     for (; j < n; ++j) {
         const float d2 = x_sq + l_sq[j] - 2.0f * dot[j];
-        out[j] = kernel_of_distance<K>(d2 > 0.0f ? d2 : 0.0f, a, b);
+        out[j] = kernel_of_distance<K, scalar_arch>(max0<scalar_arch>(d2), a, b);
     }
 }
 

@@ -3,6 +3,7 @@
 // use. The scalar forms are written out (not xsimd's scalar overloads) so the scalar table never calls
 // code compiled with another ISA's flags.
 #pragma once
+#include <cmath>
 #include <type_traits>
 
 #include "kernels/simd.hpp"
@@ -65,6 +66,27 @@ template <class A>
 inline vf<A> max0(const vf<A>& a) noexcept {
     if constexpr (lanes<A> == 1) return a > 0.0f ? a : 0.0f;
     else return xsimd::max(a, vf<A>(0.0f));
+}
+template <class A>
+inline vf<A> min_f(const vf<A>& a, float bound) noexcept {
+    if constexpr (lanes<A> == 1) return a < bound ? a : bound;
+    else return xsimd::min(a, vf<A>(bound));
+}
+// exp, sqrt and log1p: xsimd's on SIMD ISAs, the C library's on scalar.
+template <class A>
+inline vf<A> exp_f(const vf<A>& a) noexcept {
+    if constexpr (lanes<A> == 1) return std::exp(a);
+    else return xsimd::exp(a);
+}
+template <class A>
+inline vf<A> sqrt_f(const vf<A>& a) noexcept {
+    if constexpr (lanes<A> == 1) return std::sqrt(a);
+    else return xsimd::sqrt(a);
+}
+template <class A>
+inline vf<A> log1p_f(const vf<A>& a) noexcept {
+    if constexpr (lanes<A> == 1) return std::log1p(a);
+    else return xsimd::log1p(a);
 }
 
 }  // namespace

@@ -35,8 +35,8 @@ std::vector<double> ssf_radial_quantiles(const std::string& rule, std::uint32_t 
         throw std::invalid_argument("ssf: radial rule '" + rule + "' has no per-direction radii");
     const bool fold = rule == "antithetic";
     rng shifts(seed);
+    if (rule == "stratified") return stratified_uniforms(std::size_t(points) * radial, shifts);
     std::vector<double> u(std::size_t(points) * radial);
-    if (rule == "stratified") return stratified_uniforms(u.size(), shifts);
     for (std::uint32_t i = 0; i < points; ++i) {
         const double shift = shifts.uniform_open();
         for (unsigned j = 0; j < radial; ++j) {
