@@ -1,9 +1,12 @@
-// Nystroem beside dense RFF at the same d and D (D = m landmarks, gaussian kernel, same sigma):
-// map/nystroem/<isa>/<d>/<D> and map/rff/<isa>/<d>/<D> through register_map_benchmarks, so
-// --benchmark_filter='map/(rff|nystroem)/.*/64/(64|256)' times both in one run.
+// Nystroem beside dense RFF at the same d and D (D = m landmarks, gaussian kernel, same sigma), and Nystroem
+// with the Matern 3/2 and rational-quadratic landmark kernels (kernel_of_dots' costlier kinds: sqrt + exp,
+// log1p + exp): map/nystroem/<isa>/<d>/<D>, map/nystroem-matern1.5/..., map/nystroem-rq1.5/... and
+// map/rff/<isa>/<d>/<D> through register_map_benchmarks, so
+// --benchmark_filter='map/(rff|nystroem.*)/.*/64/(64|256)' times them all in one run.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <utility>
 
 #include "kfm/offline.hpp"
 #include "map_bench.hpp"
@@ -15,11 +18,14 @@ struct size_pair {
 };
 constexpr size_pair sizes[] = {{64, 64}, {64, 256}};
 
-kfm::offline::build_options options(kfm::format::method m, unsigned d, unsigned D) {
+kfm::offline::build_options options(kfm::format::method m, unsigned d, unsigned D,
+                                    kfm::format::kernel kernel = kfm::format::kernel::gaussian) {
     kfm::offline::build_options o;
     o.method = m;
-    o.kernel.kind = kfm::format::kernel::gaussian;
+    o.kernel.kind = kernel;
     o.kernel.sigma = 4.0;
+    o.kernel.nu = 1.5;
+    o.kernel.alpha = 1.5;
     o.input_dim = d;
     o.features = D;
     o.seed = 7;
@@ -44,11 +50,16 @@ int register_all() {
         register_map_benchmarks("rff", d, D, [d, D] {
             return kfm::offline::serialize(kfm::offline::build_map(options(kfm::format::method::rff, d, D)));
         });
-        register_map_benchmarks("nystroem", d, D, [d, D] {
-            auto o = options(kfm::format::method::nystroem, d, D);
-            add_landmark_pool(&o);
-            return kfm::offline::serialize(kfm::offline::build_map(o));
-        });
+        const std::pair<const char*, kfm::format::kernel> kernels[] = {
+            {"nystroem", kfm::format::kernel::gaussian},
+            {"nystroem-matern1.5", kfm::format::kernel::matern},
+            {"nystroem-rq1.5", kfm::format::kernel::rational_quadratic}};
+        for (const auto& [name, kernel] : kernels)
+            register_map_benchmarks(name, d, D, [d, D, kernel] {
+                auto o = options(kfm::format::method::nystroem, d, D, kernel);
+                add_landmark_pool(&o);
+                return kfm::offline::serialize(kfm::offline::build_map(o));
+            });
     }
     return 0;
 }
