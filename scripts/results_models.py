@@ -5,7 +5,7 @@ Writes the tables of docs/results-models.md on stdout (Markdown). Data: the `usp
 $KFM_DATA_DIR (default: the `shared/data` directory beside the repository).
 
 - USPS (binary, labels -1/+1; 7291 train / 2007 test rows as stored, d = 256, values in [0, 2]):
-  kfm ssf / quadrature / rff features + ridge classification vs scikit-learn's exact kernel ridge
+  kfm ssf / quadrature / rff (or nystroem) features + ridge classification vs scikit-learn's exact kernel ridge
   classifier (KernelRidge on -1/+1 targets centred on their training mean, sign of the score), kernel
   SVC, and RBFSampler + RidgeClassifier at the same D.
 - housing (regression, 506 rows, d = 13): one fixed 80/20 split (permutation with seed 0); features
@@ -25,6 +25,8 @@ D and seed. kfm's sigma = 1/sqrt(2 gamma); the kfm model is `kfm fit --alpha` (t
 
 usage: scripts/results_models.py [--kfm build/release/kfm] [--seeds 3] [--features 512,1024,4096]
                                   [--models ssf,quadrature,rff,sklearn] [--data housing,usps]
+`--models nystroem` adds kfm's Nyström map with D landmarks drawn (uniformly, by the seed) from the
+training rows: a data-dependent map of the same D, the yardstick for what D features can give at all.
 Needs python3-numpy, python3-sklearn and OpenBLAS (scripts/install-deps.sh --with-python); run with
 OPENBLAS_CORETYPE=Haswell on CPUs OpenBLAS does not recognise.
 """
@@ -47,7 +49,8 @@ from sklearn.svm import SVC
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ALPHAS = [1e-3, 1e-2, 1e-1, 1.0, 10.0]
 GAMMA_FACTORS = [0.25, 0.5, 1.0, 2.0]
-METHODS = ["ssf", "quadrature", "rff"]
+METHODS = ["ssf", "quadrature", "rff", "nystroem"]
+DEFAULT_MODELS = ["ssf", "quadrature", "rff", "sklearn"]
 
 
 def data_dir():
@@ -168,9 +171,10 @@ def kfm_build(task, kfm, method, features, seed, gamma):
     """Builds the map; returns (its path, phi(x_train) from `kfm map`)."""
     map_path = os.path.join(task.work, f"{task.name}-{method}-{features}-{seed}.kfm")
     phi_path = map_path.replace(".kfm", "-phi.npy")
+    size = (["--data", task.paths["x_train"], "--landmarks", str(features)] if method == "nystroem"
+            else ["--features", str(features)])
     run([kfm, "build", "--method", method, "--kernel", "gaussian", "--sigma", repr(sigma_of(gamma)),
-         "--input-dim", str(task.x_train.shape[1]), "--features", str(features), "--seed", str(seed),
-         "-o", map_path])
+         "--input-dim", str(task.x_train.shape[1]), *size, "--seed", str(seed), "-o", map_path])
     run([kfm, "map", map_path, "--in", task.paths["x_train"], "--out", phi_path])
     phi = np.load(phi_path)
     os.remove(phi_path)
@@ -329,7 +333,7 @@ def main():
     parser.add_argument("--kfm", default=os.path.join(ROOT, "build", "release", "kfm"))
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--features", default="512,1024,4096")
-    parser.add_argument("--models", default=",".join(MODELS), help="subset of " + ",".join(MODELS))
+    parser.add_argument("--models", default=",".join(DEFAULT_MODELS), help="subset of " + ",".join(MODELS))
     parser.add_argument("--data", default="housing,usps", help="data sets to run (comma-separated)")
     args = parser.parse_args()
     features = [int(f) for f in args.features.split(",")]

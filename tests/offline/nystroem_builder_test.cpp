@@ -1,8 +1,10 @@
 // Nystroem's builder: landmark selection (uniform without replacement; k-means++ seeding with its first
 // pick uniform, no row picked twice and the D^2 weighting checked against the known probabilities of a
-// tiny 1-D set), the refusals, and the error falling as m grows on a slice of LETTER.
+// tiny 1-D set), the refusals, the stored K_mm^{-1/2} against its definition, and the error falling as m
+// grows on a slice of LETTER.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <set>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "common/datasets.hpp"
+#include "common/map_sections.hpp"
 #include "kfm/offline.hpp"
 #include "offline/bandwidth.hpp"
 #include "offline/evaluate.hpp"
@@ -126,6 +129,40 @@ TEST_CASE("nystroem builder refusals: no data, m > N, m < 1, NaN, dimension mism
     o.landmark_init = "kmeans";
     check_refused(o, "--landmark-init");
     CHECK_NOTHROW(build_map(nystroem(data, 2, 4)));
+}
+
+TEST_CASE("nystroem stores M = K_mm^{-1/2}: symmetric with M K M = I (m = 5, 6, 7: the product's blocks of 4 and its tails)") {
+    // Rows 1.3 apart along the first axis at sigma 1: K_mm is well conditioned, so the float rounding of M
+    // shows in M K M only at the 1e-6 level.
+    const unsigned d = 3, n = 12;
+    std::vector<float> data;
+    for (unsigned i = 0; i < n; ++i)
+        for (float v : {1.3f * float(i), float(std::sin(1.7 * i)), float(std::cos(2.3 * i))}) data.push_back(v);
+    for (unsigned m : {5u, 6u, 7u}) {
+        INFO("m = " << m);
+        const map_contents map = build_map(nystroem(data, d, m));
+        const std::vector<float> landmarks = kfm::test::f32_values(*kfm::test::find_section(map, fmt::tag::dense));
+        const std::vector<float> root = kfm::test::f32_values(*kfm::test::find_section(map, fmt::tag::kernel_inverse_root));
+        REQUIRE(root.size() == std::size_t(m) * m);
+        std::vector<double> k(std::size_t(m) * m);
+        for (unsigned a = 0; a < m; ++a)
+            for (unsigned b = 0; b < m; ++b) {
+                double sq = 0.0;
+                for (unsigned i = 0; i < d; ++i) sq += std::pow(double(landmarks[a * d + i]) - landmarks[b * d + i], 2);
+                k[a * m + b] = std::exp(-sq / 2.0);
+            }
+        double asymmetry = 0.0, identity_error = 0.0;
+        for (unsigned i = 0; i < m; ++i)
+            for (unsigned j = 0; j < m; ++j) {
+                asymmetry = std::max(asymmetry, std::fabs(double(root[i * m + j]) - root[j * m + i]));
+                double mkm = 0.0;
+                for (unsigned a = 0; a < m; ++a)
+                    for (unsigned b = 0; b < m; ++b) mkm += double(root[i * m + a]) * k[a * m + b] * root[b * m + j];
+                identity_error = std::max(identity_error, std::fabs(mkm - (i == j ? 1.0 : 0.0)));
+            }
+        CHECK(asymmetry <= 1e-6);
+        CHECK(identity_error <= 1e-5);
+    }
 }
 
 TEST_CASE("nystroem on LETTER: the Gram error falls as m grows (both seedings; every kernel it builds)" *

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/map_sections.hpp"
 #include "common/test_maps.hpp"
 #include "kfm/kfm.hpp"
 #include "kfm/offline.hpp"
@@ -24,17 +25,8 @@ using namespace kfm::offline;
 
 namespace {
 
-const section* find_section(const map_contents& m, std::uint32_t tag) {
-    for (const auto& s : m.sections)
-        if (s.tag == tag) return &s;
-    return nullptr;
-}
-
-std::vector<float> f32_values(const section& s) {
-    std::vector<float> v(static_cast<std::size_t>(s.count));
-    if (!v.empty()) std::memcpy(v.data(), s.bytes.data(), v.size() * sizeof(float));
-    return v;
-}
+using kfm::test::f32_values;
+using kfm::test::find_section;
 
 build_options quadrature_options(unsigned d, unsigned features, format::kernel kind, unsigned order = 0) {
     build_options o;
