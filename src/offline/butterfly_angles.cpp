@@ -21,13 +21,6 @@ std::vector<float> butterfly_cos_sin(unsigned d, rng& r) {
     return cs;
 }
 
-std::vector<std::uint32_t> random_permutation(unsigned d, rng& r) {
-    std::vector<std::uint32_t> p(d);
-    for (unsigned i = 0; i < d; ++i) p[i] = i;
-    for (unsigned i = d; i > 1; --i) std::swap(p[i - 1], p[std::size_t(r.below(i))]);
-    return p;
-}
-
 namespace {
 
 // One pass of all levels (forward) or its inverse (transpose: levels in reverse, rotations negated).

@@ -1,6 +1,6 @@
 // Random butterfly orthogonal networks (Genz 1998) for the quadrature rules and structured directions:
 // the (cos, sin) angle table in the layout of kernels->butterfly (docs methods.md), the gather
-// permutation, and a double-precision reference of the network used to build dense matrices in tests.
+// permutation (random_permutation, random.hpp), and a double-precision reference of the network used to build dense matrices in tests.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -18,9 +18,6 @@ static_assert(butterfly_repeats <= format::max_butterfly_repeats, "kfm::open ref
 // uniform on S^{d2-1} (Genz): θ_k = atan2(u_k, u_{k+1}). The block of size B = 2h starting at s uses
 // angle k = s+h-1. Angles whose pairs reach past d are stored but never used (those pairs pass through).
 std::vector<float> butterfly_cos_sin(unsigned d, rng& r);
-
-// A uniformly random permutation of 0..d-1 (Fisher-Yates with rng::below).
-std::vector<std::uint32_t> random_permutation(unsigned d, rng& r);
 
 // The network M = (P L)^repeats on x[0..d) in double, with the stored floats: L applies the levels
 // ℓ = 1..log2 d2 (y_i = c x_i + s x_{i+h}, y_{i+h} = -s x_i + c x_{i+h}; pairs with i+h >= d pass

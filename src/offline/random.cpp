@@ -2,6 +2,7 @@
 #include "offline/random.hpp"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 
@@ -148,11 +149,18 @@ std::vector<double> haar_orthogonal_rows(unsigned d, rng& r) {
     return rows;
 }
 
+std::vector<std::uint32_t> random_permutation(unsigned d, rng& r) {
+    std::vector<std::uint32_t> p(d);
+    for (unsigned i = 0; i < d; ++i) p[i] = i;
+    for (unsigned i = d; i > 1; --i) std::swap(p[i - 1], p[std::size_t(r.below(i))]);
+    return p;
+}
+
 std::vector<double> stratified_uniforms(std::size_t n, rng& r) {
     if (n == 0) throw std::invalid_argument("stratified_uniforms: n must be at least 1");
-    std::vector<std::uint64_t> stratum(n);
-    for (std::size_t k = 0; k < n; ++k) stratum[k] = k;
-    for (std::size_t k = n; k > 1; --k) std::swap(stratum[k - 1], stratum[r.below(k)]);
+    if (n > std::numeric_limits<std::uint32_t>::max())  // the permutation's indices are 32-bit
+        throw std::invalid_argument("stratified_uniforms: n must be below 2^32");
+    const std::vector<std::uint32_t> stratum = random_permutation(unsigned(n), r);
     std::vector<double> u(n);
     for (std::size_t k = 0; k < n; ++k) u[k] = (double(stratum[k]) + r.uniform_open()) / double(n);
     return u;

@@ -50,9 +50,12 @@ Eigen::MatrixXd haar_orthogonal(unsigned d, rng& r);
 // The same matrix (same draws from `r`) as d*d values, row-major, for code without Eigen.
 std::vector<double> haar_orthogonal_rows(unsigned d, rng& r);
 
+// A uniformly random permutation of 0..d-1 (Fisher-Yates with rng::below).
+std::vector<std::uint32_t> random_permutation(unsigned d, rng& r);
+
 // A Latin (stratified) sample of n uniforms: u_k = (pi(k) + U_k) / n with pi a uniform random permutation
-// of [0, n) (Fisher-Yates) and U_k uniform in (0, 1). Each u_k alone is uniform on (0, 1); together they
-// hold exactly one value in each interval [i/n, (i+1)/n). n >= 1.
+// of [0, n) (random_permutation) and U_k uniform in (0, 1). Each u_k alone is uniform on (0, 1); together they
+// hold exactly one value in each interval [i/n, (i+1)/n). 1 <= n < 2^32.
 std::vector<double> stratified_uniforms(std::size_t n, rng& r);
 
 }  // namespace kfm::offline
