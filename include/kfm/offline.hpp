@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -104,6 +105,41 @@ void write_map_file(const std::string& path, const map_contents& map);
 // an existing target that is not a regular file is refused; an existing file keeps its mode, a new one
 // gets 0666 & ~umask. On any failure (including EFBIG from a file size limit) nothing is left behind.
 void write_file_atomic(const std::string& path, const std::vector<std::uint8_t>& bytes);
+
+// The outputs of one command, written all or nothing (docs/reliability.md, "Output files"): add() writes
+// each output to a new temporary file beside its target (links followed; a target that exists must be a
+// regular file; no two outputs may be the same file, by device and inode) and flushes it; commit()
+// renames them all over their targets once every one is complete. Destroyed before commit(), the set
+// removes its temporaries and no target changes. Existing targets keep their mode, new files get
+// 0666 & ~umask. Throws std::runtime_error naming the path on any failure.
+class output_files {
+public:
+    using sink = std::function<void(const void* data, std::size_t size)>;
+
+    output_files();
+    ~output_files();
+    output_files(const output_files&) = delete;
+    output_files& operator=(const output_files&) = delete;
+
+    void add(const std::string& path, const std::vector<std::uint8_t>& bytes);
+    // `produce` writes the file's bytes through the sink, in as many pieces as it likes (streaming).
+    void add(const std::string& path, const std::function<void(const sink&)>& produce);
+    void commit();
+
+private:
+    struct staged;
+    std::vector<staged> staged_;
+    bool committed_ = false;
+};
+
+// Installs SIGINT, SIGTERM and SIGHUP handlers that remove the temporary files of unfinished writes
+// before the process ends with the signal (a signal already ignored stays ignored). For programs such
+// as the kfm tool; a library user with handlers of its own need not call it.
+void remove_temporaries_on_signals();
+
+// Whether two output paths would write the same file: the same existing file (device and inode, links
+// followed), or the same name in the same directory for a file that does not exist yet.
+bool same_destination(const std::string& a, const std::string& b);
 
 // Reads the whole of a regular file (a symbolic link to one is followed). Throws std::runtime_error
 // "<path>: <reason>" for a directory, device, FIFO or socket ("is a directory", ...) instead of reading

@@ -155,6 +155,7 @@ int run_build(const std::vector<std::string>& argv) {
     const arguments args("build", argv, specs, 0);
     const std::string out = args.value("-o");
     if (out.empty()) usage_error("-o needs a file name");
+    if (args.has("--data")) refuse_overwriting_inputs("-o", out, {{"--data", args.value("--data")}});
     std::string sigma_note;
     const offline::build_options options = build_options_from(args, &sigma_note);
 

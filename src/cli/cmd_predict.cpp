@@ -11,30 +11,32 @@ int run_predict(const std::vector<std::string>& argv) {
     const std::string in_path = args.value("--in"), out_path = args.value("--out");
     const std::string scores_path = args.value_or("--scores", "");
     if (out_path.empty()) usage_error("--out needs a file name");
-    if (args.has("--scores") && (scores_path.empty() || scores_path == out_path))
-        usage_error("--scores needs a file name other than --out's");
+    if (args.has("--scores") && scores_path.empty()) usage_error("--scores needs a file name");
     refuse_overwriting_inputs("--out", out_path, {{"MODEL", model_path}, {"--in", in_path}});
-    if (!scores_path.empty()) refuse_overwriting_inputs("--scores", scores_path, {{"MODEL", model_path}, {"--in", in_path}});
+    if (!scores_path.empty()) {
+        refuse_overwriting_inputs("--scores", scores_path, {{"MODEL", model_path}, {"--in", in_path}});
+        if (offline::same_destination(scores_path, out_path))
+            usage_error("--scores " + scores_path + " is the same file as --out " + out_path +
+                        " (each output needs a file of its own)");
+    }
 
     const loaded_map model = load_map(model_path);
     require_head(model);
     const offline::npy_array x = read_inputs(in_path, model.view);
     const predictions p = predict_rows(model, x, in_path);
     const std::size_t k = model.view.head_outputs();
-    auto write_scores = [&](const std::string& path) {
-        if (k == 1) {
-            offline::write_npy_f32_vector(path, x.rows, p.scores.data());
-        } else {
-            offline::write_npy_f32(path, x.rows, k, p.scores.data());
-        }
-    };
+    const auto scores = k == 1 ? offline::encode_npy_f32_vector(x.rows, p.scores.data())
+                               : offline::encode_npy_f32(x.rows, k, p.scores.data());
+    // Both outputs are complete before either replaces its target: an error leaves neither.
+    offline::output_files outputs;
     if (p.labels.empty()) {
-        write_scores(out_path);
+        outputs.add(out_path, scores);
     } else {
         const std::vector<std::int64_t> labels(p.labels.begin(), p.labels.end());
-        offline::write_npy_i64_vector(out_path, labels.size(), labels.data());
+        outputs.add(out_path, offline::encode_npy_i64_vector(labels.size(), labels.data()));
     }
-    if (!scores_path.empty()) write_scores(scores_path);
+    if (!scores_path.empty()) outputs.add(scores_path, scores);
+    outputs.commit();
     return 0;
 }
 

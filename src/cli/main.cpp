@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/cli.hpp"
+#include "kfm/offline.hpp"
 
 namespace kfm::cli {
 namespace {
@@ -228,6 +229,7 @@ std::string help_text(const std::string& command) {
 
 int main(int argc, char** argv) {
     using namespace kfm::cli;
+    kfm::offline::remove_temporaries_on_signals();  // an interrupted write leaves no temporary file
     try {
         if (argc < 2) usage_error("no command given (see 'kfm help')");
         const std::string command = argv[1];

@@ -308,12 +308,20 @@ std::vector<std::uint8_t> encode_npy_f32(std::size_t rows, std::size_t cols, con
     return encode_npy<std::uint32_t>("<f4", shape_tuple(rows, &cols), data, rows * cols);
 }
 
+std::vector<std::uint8_t> encode_npy_f32_vector(std::size_t n, const float* data) {
+    return encode_npy<std::uint32_t>("<f4", shape_tuple(n, nullptr), data, n);
+}
+
+std::vector<std::uint8_t> encode_npy_i64_vector(std::size_t n, const std::int64_t* data) {
+    return encode_npy<std::uint64_t>("<i8", shape_tuple(n, nullptr), data, n);
+}
+
 void write_npy_f32_vector(const std::string& path, std::size_t n, const float* data) {
-    write_file_atomic(path, encode_npy<std::uint32_t>("<f4", shape_tuple(n, nullptr), data, n));
+    write_file_atomic(path, encode_npy_f32_vector(n, data));
 }
 
 void write_npy_i64_vector(const std::string& path, std::size_t n, const std::int64_t* data) {
-    write_file_atomic(path, encode_npy<std::uint64_t>("<i8", shape_tuple(n, nullptr), data, n));
+    write_file_atomic(path, encode_npy_i64_vector(n, data));
 }
 
 void write_npy_f32(const std::string& path, std::size_t rows, std::size_t cols, const float* data) {

@@ -32,6 +32,10 @@ npy_array parse_npy(const std::uint8_t* bytes, std::size_t size, const std::stri
 // The exact bytes of a version 1.0 float32 C-order file of shape (rows, cols).
 std::vector<std::uint8_t> encode_npy_f32(std::size_t rows, std::size_t cols, const float* data);
 
+// The exact bytes of 1-D files of shape (n,): float32 and int64 (what `kfm predict` writes).
+std::vector<std::uint8_t> encode_npy_f32_vector(std::size_t n, const float* data);
+std::vector<std::uint8_t> encode_npy_i64_vector(std::size_t n, const std::int64_t* data);
+
 // 1-D files of shape (n,): float32 and int64 (what `kfm predict` writes), atomically.
 void write_npy_f32_vector(const std::string& path, std::size_t n, const float* data);
 void write_npy_i64_vector(const std::string& path, std::size_t n, const std::int64_t* data);

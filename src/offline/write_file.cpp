@@ -12,10 +12,12 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
 #include "kfm/offline.hpp"
+#include "offline/temporary_files.hpp"
 
 namespace kfm::offline {
 namespace {
@@ -56,21 +58,6 @@ std::string resolve_links(const std::string& path) {
     fail("cannot follow", path, ELOOP);
 }
 
-// A new name beside `target` created with O_EXCL and mode 0666, so the umask applies as for any new file.
-int create_temporary(const std::string& target, std::string* name) {
-    static unsigned counter = 0;
-    const auto now = std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
-    for (int attempt = 0; attempt < 100; ++attempt) {
-        std::uint64_t z = now + 0x9e3779b97f4a7c15ull * (++counter) + std::uint64_t(::getpid());
-        z = (z ^ (z >> 31)) * 0xbf58476d1ce4e5b9ull;  // spread the bits; the name only needs to be unused
-        *name = target + ".tmp." + std::to_string(z % 1000000007ull);
-        const int fd = ::open(name->c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0 || errno != EEXIST) return fd;
-    }
-    errno = EEXIST;
-    return -1;
-}
-
 // While alive, SIGXFSZ is blocked in this thread: exceeding the file size limit (ulimit -f) makes write()
 // fail with EFBIG, which is reported and cleaned up, instead of killing the process. A SIGXFSZ raised
 // meanwhile is consumed before the old mask comes back.
@@ -109,49 +96,143 @@ void sync_directory(const std::string& dir) {
     ::close(fd);
 }
 
+// Where a path's bytes end up: the file its links finally name, identified by its directory's device and
+// inode and its name there (so "p.npy", "./p.npy" and a link to it agree), and by its own device and
+// inode when it exists (so hard links agree too).
+struct destination {
+    std::string target;
+    bool dir_known = false, exists = false;
+    dev_t dir_dev = 0, file_dev = 0;
+    ino_t dir_ino = 0, file_ino = 0;
+    std::string name;
+};
+
+destination destination_of(const std::string& path) {
+    destination d;
+    d.target = resolve_links(path);
+    const auto slash = d.target.find_last_of('/');
+    d.name = slash == std::string::npos ? d.target : d.target.substr(slash + 1);
+    struct stat st;
+    if (::stat(directory_of(d.target).c_str(), &st) == 0) {
+        d.dir_known = true;
+        d.dir_dev = st.st_dev;
+        d.dir_ino = st.st_ino;
+    }
+    if (::stat(d.target.c_str(), &st) == 0) {
+        d.exists = true;
+        d.file_dev = st.st_dev;
+        d.file_ino = st.st_ino;
+    }
+    return d;
+}
+
+bool same(const destination& a, const destination& b) {
+    if (a.exists && b.exists) return a.file_dev == b.file_dev && a.file_ino == b.file_ino;
+    if (a.dir_known && b.dir_known)
+        return a.dir_dev == b.dir_dev && a.dir_ino == b.dir_ino && a.name == b.name;
+    return a.target == b.target;
+}
+
 }  // namespace
 
-void write_file_atomic(const std::string& path, const std::vector<std::uint8_t>& bytes) {
-    if (path.empty()) throw std::runtime_error("write_file_atomic: empty path");
-    const std::string target = resolve_links(path);
+struct output_files::staged {
+    std::string path, target, temp;
+    destination where;
+};
+
+output_files::output_files() = default;
+
+output_files::~output_files() {
+    for (const staged& s : staged_) remove_recorded_temporary(s.temp);
+}
+
+void output_files::add(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+    add(path, [&](const sink& write) { write(bytes.data(), bytes.size()); });
+}
+
+void output_files::add(const std::string& path, const std::function<void(const sink&)>& produce) {
+    if (committed_) throw std::logic_error("output_files::add after commit");
+    if (path.empty()) throw std::runtime_error("an output file name is empty");
+    if (path.find('\0') != std::string::npos)
+        throw std::runtime_error("an output file name contains a NUL character");
+    staged s{path, {}, {}, destination_of(path)};
+    s.target = s.where.target;
+    for (const staged& earlier : staged_)
+        if (same(earlier.where, s.where))
+            throw std::runtime_error("'" + path + "' and '" + earlier.path +
+                                     "' are the same file: each output needs a file of its own");
     struct stat existing;
-    const bool exists = ::stat(target.c_str(), &existing) == 0;
+    const bool exists = ::stat(s.target.c_str(), &existing) == 0;
     if (exists && !S_ISREG(existing.st_mode))
         throw std::runtime_error(path + ": is " + kind_of(existing.st_mode) +
                                  "; kfm writes only regular files (choose another output path)");
 
-    std::string temp;
-    const int fd = create_temporary(target, &temp);
+    const int fd = create_recorded_temporary(s.target, &s.temp);
     if (fd < 0) fail("cannot create a temporary file beside", path, errno);
     const file_size_signal_blocked guard;
+    bool abandoned = false;
     auto abandon = [&](const std::string& what, int err) {
+        abandoned = true;
         ::close(fd);
-        ::unlink(temp.c_str());
+        remove_recorded_temporary(s.temp);
         fail(what, path, err);
     };
-    if (exists && ::fchmod(fd, existing.st_mode & 07777) != 0)
-        abandon("cannot keep the permissions of", errno);
-    std::size_t written = 0;
-    while (written < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            abandon("cannot write", errno);
+    if (exists && ::fchmod(fd, existing.st_mode & 07777) != 0) abandon("cannot keep the permissions of", errno);
+    const sink write = [&](const void* data, std::size_t size) {
+        const auto* bytes = static_cast<const std::uint8_t*>(data);
+        std::size_t written = 0;
+        while (written < size) {
+            const ssize_t n = ::write(fd, bytes + written, size - written);
+            if (n < 0) {
+                if (errno == EINTR) continue;
+                abandon("cannot write", errno);
+            }
+            written += static_cast<std::size_t>(n);
         }
-        written += static_cast<std::size_t>(n);
+    };
+    try {
+        produce(write);
+    } catch (...) {
+        // abandon() has already cleaned up when the write itself failed; the producer may fail too.
+        if (!abandoned) {
+            ::close(fd);
+            remove_recorded_temporary(s.temp);
+        }
+        throw;
     }
     if (::fsync(fd) != 0) abandon("cannot flush", errno);
     if (::close(fd) != 0) {
         const int err = errno;
-        ::unlink(temp.c_str());
+        remove_recorded_temporary(s.temp);
         fail("cannot close", path, err);
     }
-    if (::rename(temp.c_str(), target.c_str()) != 0) {
+    staged_.push_back(std::move(s));
+}
+
+void output_files::commit() {
+    if (committed_) throw std::logic_error("output_files::commit twice");
+    committed_ = true;
+    std::vector<staged> pending = std::move(staged_);
+    staged_.clear();
+    for (std::size_t i = 0; i < pending.size(); ++i) {
+        if (rename_recorded_temporary(pending[i].temp, pending[i].target) == 0) continue;
         const int err = errno;
-        ::unlink(temp.c_str());
-        fail("cannot rename the temporary file to", path, err);
+        std::string replaced;
+        for (std::size_t j = 0; j < i; ++j) replaced += (j ? ", " : " (already replaced: ") + pending[j].path;
+        for (std::size_t j = i; j < pending.size(); ++j) remove_recorded_temporary(pending[j].temp);
+        fail("cannot rename the temporary file to", pending[i].path + (i ? replaced + ")" : ""), err);
     }
-    sync_directory(directory_of(target));
+    for (const staged& s : pending) sync_directory(directory_of(s.target));
+}
+
+void write_file_atomic(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+    output_files out;
+    out.add(path, bytes);
+    out.commit();
+}
+
+bool same_destination(const std::string& a, const std::string& b) {
+    return same(destination_of(a), destination_of(b));
 }
 
 std::vector<std::uint8_t> read_regular_file(const std::string& path) {
