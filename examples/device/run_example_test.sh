@@ -20,26 +20,10 @@ cmake --install "$build" --prefix "$work/prefix" >"$work/install.log" || { cat "
 npy_payload() { tail -c +$(( $(od -A n -t u2 -j 8 -N 2 "$1") + 11 )) "$1"; }
 
 d=12 n=300
-# labels_npy X.npy Y.npy: which of the first three inputs is largest, stored as the bytes '1', '2', '3'
-# of a u1 .npy (so awk prints them as characters): classes 49, 50, 51.
-labels_npy() {
-  local rows=$(( $(npy_payload "$1" | wc -c) / (4 * d) ))
-  local dict="{'descr': '|u1', 'fortran_order': False, 'shape': ($rows,), }"
-  local len=$(( (${#dict} + 1 + 10 + 63) / 64 * 64 - 10 ))
-  {
-    printf '\223NUMPY\001\000'
-    printf "\\$(printf %03o $((len & 255)))\\$(printf %03o $((len >> 8)))"
-    printf '%-*s\n' $((len - 1)) "$dict"
-    npy_payload "$1" | od -A n -v -t f4 -w$((4 * d)) |
-      awk '{ c = 1; if ($2 > $c) c = 2; if ($3 > $c) c = 3; printf "%d", c }'
-  } >"$2"
-}
-
-"$tool" synth --rows $n --dim $d --seed 5 -o "$work/x.npy"
+# Three classes: which of the first three inputs is largest (kfm synth --labels).
+"$tool" synth --rows $n --dim $d --seed 5 -o "$work/x.npy" --labels "$work/y.npy"
 npy_payload "$work/x.npy" >"$work/x.f32"
-labels_npy "$work/x.npy" "$work/y.npy"
-"$tool" synth --rows $n --dim $d --seed 6 -o "$work/x_test.npy"
-labels_npy "$work/x_test.npy" "$work/y_test.npy"
+"$tool" synth --rows $n --dim $d --seed 6 -o "$work/x_test.npy" --labels "$work/y_test.npy"
 
 "$tool" build --method ssf --kernel gaussian --sigma 4 --input-dim $d --features 256 --seed 2 -o "$work/map.kfm" >/dev/null
 "$tool" fit "$work/map.kfm" --x "$work/x.npy" --y "$work/y.npy" --task classification --standardize -o "$work/model.kfm"

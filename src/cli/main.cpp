@@ -141,11 +141,13 @@ over repeated timed runs with steady_clock, on fixed pseudo-random inputs.
 )";
 }
 
-const char* const synth_help = R"(usage: kfm synth --rows N --dim d [--seed S] -o X.npy
+const char* const synth_help = R"(usage: kfm synth --rows N --dim d [--seed S] -o X.npy [--labels y.npy]
 
 Writes a synthetic float32 (N, d) data set scaled like the real ones (values mostly in [-1, 1]): a
 mixture of 10 isotropic Gaussian clusters with centres uniform in [-0.6, 0.6]^d and standard deviations
 uniform in [0.1, 0.3], equal weights. The same seed gives the same file.
+  --labels y.npy    also a classification target, int64 (N,): which of the row's first three values
+                    (all of them when d < 3) is largest, 0, 1 or 2
 )";
 
 const char* const fit_help = R"(usage: kfm fit MAP.kfm --x X.npy --y y.npy --task regression|classification

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -205,4 +206,30 @@ TEST_CASE("output files: output_files writes all or nothing, and refuses one fil
     CHECK(fs::file_size(s.path("kept")) == 3);
     CHECK(fs::file_size(s.path("streamed")) == 10000);
     CHECK(temporaries_in(s.dir).empty());
+}
+
+TEST_CASE("synth: --labels is which of the first three values is largest, written with the data or not at all") {
+    scratch s;
+    REQUIRE(s.kfm("synth --rows 200 --dim 5 --seed 3 -o x.npy --labels y.npy").exit_code == 0);
+    const auto x = kfm::offline::read_npy(s.path("x.npy"));
+    const auto y = slurp(s.path("y.npy"));
+    REQUIRE(y.size() >= 200 * 8);
+    const char* payload = y.data() + y.size() - 200 * 8;
+    std::size_t counts[3] = {0, 0, 0};
+    for (std::size_t i = 0; i < 200; ++i) {
+        std::int64_t label = 0;
+        std::memcpy(&label, payload + 8 * i, 8);
+        const float* r = x.row(i);
+        const std::int64_t expected = r[0] >= r[1] && r[0] >= r[2] ? 0 : (r[1] >= r[2] ? 1 : 2);
+        CHECK(label == expected);
+        if (label >= 0 && label < 3) ++counts[label];
+    }
+    CHECK(counts[0] > 20);  // all three classes occur
+    CHECK(counts[1] > 20);
+    CHECK(counts[2] > 20);
+    // The labels cannot replace the data, and a failing --labels leaves no -o.
+    check_error(s.kfm("synth --rows 10 --dim 5 -o x.npy --labels ./x.npy"), "is the same file as -o x.npy");
+    check_error(s.kfm("synth --rows 10 --dim 5 -o new.npy --labels missing/y.npy"), "missing/y.npy");
+    CHECK(!fs::exists(s.path("new.npy")));
+    CHECK(kfm::offline::read_npy(s.path("x.npy")).rows == 200);
 }
