@@ -9,7 +9,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++                       # build
+  cmake ninja-build g++ ccache                # build (ccache: test-all.sh's builds share objects)
   make pkgconf                                # the package test's pkg-config + Makefile consumer
   libxsimd-dev libeigen3-dev libboost-math-dev liblbfgspp-dev   # header-only libraries
   doctest-dev libbenchmark-dev libfftw3-dev   # tests, benchmarks, the FFTW peer in the benchmarks

@@ -29,6 +29,13 @@ fast_labels='kernels|format|runtime'
 
 scripts/install-deps.sh || { echo "test-all: installing dependencies failed" >&2; exit 1; }
 
+# ccache (installed by install-deps.sh) shares compiled objects between the stages' builds and with
+# earlier runs on the same machine; paths are taken relative to the checkout, so another clone hits too.
+if command -v ccache >/dev/null; then
+  export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR="$root"
+  ccache --max-size=8G >/dev/null
+fi
+
 passed=0
 failed=0
 skipped=0
