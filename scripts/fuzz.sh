@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (tests/fuzz) with clang, AddressSanitizer and UndefinedBehaviorSanitizer in
 # build/fuzz, writes the seed corpus from the builders, and runs each target for FUZZ_SECONDS (default 60).
-# Usage: scripts/fuzz.sh [target...]   (targets: open map npy; default all)
+# Usage: scripts/fuzz.sh [target...]   (targets: open map model npy; default all)
 # A crash, leak or timeout (-timeout=FUZZ_TIMEOUT seconds for one input, default 10) fails the run; the
 # reproducer is left in build/fuzz/artifacts/<target>/ and should be copied to tests/fuzz/regressions/<target>/
 # once fixed, where ctest replays it in every build. Prints one line per target:
@@ -14,7 +14,7 @@ dir="$root/build/fuzz"
 seconds=${FUZZ_SECONDS:-60}
 timeout=${FUZZ_TIMEOUT:-10}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(open map npy)
+[ ${#targets[@]} -gt 0 ] || targets=(open map model npy)
 
 mkdir -p "$dir"
 if ! { CC=clang CXX=clang++ cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -5,7 +5,7 @@
 #      must report scalar and AVX2 as tested (AArch64 / ARMv7 stages: NEON), see require_isas_tested;
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer build of the tests, running the kernels, format and
 #      runtime suites (the fuzz regression replays included); then scripts/fuzz.sh runs each libFuzzer
-#      target (clang) for FUZZ_SECONDS (default 55 s, about 3 minutes in all);
+#      target (clang) for FUZZ_SECONDS (default 45 s, four targets, about 3 minutes in all);
 #   3. AArch64 and ARMv7 cross builds (kfm_bench included) running the kernels, format and runtime suites,
 #      the builders' bytes (determinism) and a short kfm_bench run (bench-smoke) under qemu, and on AArch64
 #      the `package` test (cross consumers, maps written by the native kfm);
@@ -120,7 +120,7 @@ fi
 
 # 2. Sanitizers: only the test executables of the fast suites (no kfm, no benchmark).
 if configure_and_build sanitize kfm_test_kernels kfm_test_format kfm_test_runtime kfm_fuzz_seeds \
-     kfm_fuzz_replay_open kfm_fuzz_replay_map kfm_fuzz_replay_npy -- \
+     kfm_fuzz_replay_open kfm_fuzz_replay_map kfm_fuzz_replay_model kfm_fuzz_replay_npy -- \
      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKFM_SANITIZE=ON -DKFM_BUILD_BENCH=OFF -DKFM_BUILD_CLI=OFF; then
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
     run_ctest sanitize -L "$fast_labels"
@@ -129,7 +129,7 @@ fi
 # 2b. Fuzzing: the libFuzzer targets (clang, ASan + UBSan) for a bounded time each, about 3 minutes in all
 #     (FUZZ_SECONDS per target). A crash, leak or timeout counts one failure per target; fuzz.sh prints
 #     one line per target with its executions and the reproducer's path.
-note "fuzz: ${FUZZ_SECONDS:=55} s per target"
+note "fuzz: ${FUZZ_SECONDS:=45} s per target"
 if FUZZ_SECONDS=$FUZZ_SECONDS scripts/fuzz.sh | tee "$root/build/fuzz.summary.log"; then
   passed=$((passed + $(grep -c ': ok,' "$root/build/fuzz.summary.log")))
 else

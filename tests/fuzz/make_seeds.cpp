@@ -1,5 +1,5 @@
 // Writes the fuzz seed corpus: one small map of every builder configuration (tests/common/builder_configs)
-// into <dir>/map and <dir>/open, and a few .npy files (float32 rows, a vector, an empty array) into
+// into <dir>/map and <dir>/open, the same maps with scaling and a head into <dir>/model, and a few .npy files (float32 rows, a vector, an empty array) into
 // <dir>/npy. Generated at build time rather than committed: the seeds follow the format.
 #include <cstdio>
 #include <filesystem>
@@ -9,6 +9,7 @@
 
 #include "common/builder_configs.hpp"
 #include "kfm/offline.hpp"
+#include "offline/model.hpp"
 #include "offline/npy.hpp"
 
 namespace {
@@ -19,6 +20,21 @@ void write(const std::filesystem::path& path, const std::vector<std::uint8_t>& b
     if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
+// A head over the map's outputs with weights and biases in (-1, 1): regression with 2 outputs, binary
+// (labels -3, 7) or multiclass with classes 10, 20, 30. (Not tests/common/test_models: that part of the
+// test library needs doctest's main.)
+kfm::offline::linear_head seed_head(kfm::format::task_kind kind, std::uint32_t features) {
+    kfm::offline::linear_head h;
+    h.kind = kind;
+    h.outputs = kind == kfm::format::task_kind::binary ? 1 : (kind == kfm::format::task_kind::regression ? 2 : 3);
+    if (kind == kfm::format::task_kind::binary) h.labels = {-3, 7};
+    if (kind == kfm::format::task_kind::multiclass) h.labels = {10, 20, 30};
+    h.weights.resize(std::size_t(h.outputs) * features);
+    for (std::size_t i = 0; i < h.weights.size(); ++i) h.weights[i] = float(int(i * 37 % 19) - 9) / 10.0f;
+    for (std::uint32_t j = 0; j < h.outputs; ++j) h.bias.push_back(0.25f * float(j) - 0.3f);
+    return h;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -27,7 +43,9 @@ int main(int argc, char** argv) {
         return 2;
     }
     const std::filesystem::path dir = argv[1];
-    for (const char* target : {"map", "open", "npy"}) std::filesystem::create_directories(dir / target);
+    for (const char* target : {"map", "open", "model", "npy"}) std::filesystem::create_directories(dir / target);
+    const kfm::format::task_kind heads[] = {kfm::format::task_kind::regression, kfm::format::task_kind::binary,
+                                            kfm::format::task_kind::multiclass};
     std::size_t n = 0;
     for (unsigned d : {3u, 6u}) {
         for (const auto& config : kfm::test::builder_configs(d, 16)) {
@@ -37,6 +55,16 @@ int main(int argc, char** argv) {
                 if (c == '/') c = '_';
             write(dir / "map" / name, bytes);
             write(dir / "open" / name, bytes);
+            // The same map as a model: scaling and, in turn, a regression, binary or multiclass head.
+            auto model = kfm::offline::build_map(config.options);
+            kfm::offline::input_scaling scaling;
+            for (unsigned j = 0; j < d; ++j) {
+                scaling.shift.push_back(0.1f * float(j) - 0.2f);
+                scaling.scale.push_back(j % 2 ? -1.5f : 0.75f);
+            }
+            kfm::offline::add_preprocessing(model, scaling);
+            kfm::offline::add_head(model, seed_head(heads[n % 3], model.meta.output_dim));
+            write(dir / "model" / name, kfm::offline::serialize(model));
             ++n;
         }
     }
@@ -44,6 +72,6 @@ int main(int argc, char** argv) {
     write(dir / "npy" / "rows", kfm::offline::encode_npy_f32(2, 3, values.data()));
     write(dir / "npy" / "vector", kfm::offline::encode_npy_f32(1, 6, values.data()));
     write(dir / "npy" / "empty", kfm::offline::encode_npy_f32(0, 3, values.data()));
-    std::printf("wrote %zu map seeds and 3 npy seeds into %s\n", n, dir.c_str());
+    std::printf("wrote %zu map and model seeds and 3 npy seeds into %s\n", n, dir.c_str());
     return 0;
 }

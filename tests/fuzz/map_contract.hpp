@@ -11,6 +11,12 @@ namespace kfm::fuzz {
 // Opens `bytes` (copied to an 8-byte aligned buffer) with every ISA this host runs and checks the contract.
 void check_map_bytes(const std::uint8_t* bytes, std::size_t size);
 
+// For a file open accepts with a head (model_contract.cpp): predict and predict_batch agree bit for bit
+// (any batch, the smallest workspace too) and with transform / transform_batch, give finite scores and a
+// label the file lists, and refuse bad arguments without writing; predict on a map without a head
+// returns no_head. A violation aborts.
+void check_model_bytes(const std::uint8_t* bytes, std::size_t size);
+
 // Makes a mutated file reach the semantic checks: file_bytes = size, and every section's CRC and the header
 // CRC recomputed wherever the table lies inside the buffer (out-of-range entries are left as they are).
 void reseal(std::uint8_t* bytes, std::size_t size);
