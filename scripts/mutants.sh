@@ -26,6 +26,8 @@ mutants=(
   "stats-gorf-radius-scale|src/offline/build_gorf.cpp|s/return r.chi(d) \/ sigmas\[i\];/return 1.05 * r.chi(d) \/ sigmas[i];/|stats|gorf and grff: delta-gaussian*"
   "stats-tensorsketch-repeated-hashes|src/offline/build_tensorsketch.cpp|s/c.buckets\[k \* work + i\] = h < constant ? h : h + 1;/c.buckets[k * work + i] = k > 0 ? c.buckets[i] : h < constant ? h : h + 1;/|stats|tensorsketch and maclaurin*"
   "stats-quadrature-radius-law|src/offline/radial_laws.cpp|s/const double chi = r.chi(double(dim) + 2.0);/const double chi = r.chi(double(dim));/|stats|quadrature estimators with butterfly*"
+  "prep-last-scale-unchecked|src/runtime/verify_model.cpp|s/for (std::uint32_t i = 0; i < d; ++i)/for (std::uint32_t i = 0; i + 1 < d; ++i)/|format|model sections: each per-element rule*"
+  "labels-first-pair-unchecked|src/runtime/verify_model.cpp|s/for (std::uint64_t i = 1; i < v.label_count; ++i)/for (std::uint64_t i = 2; i < v.label_count; ++i)/|format|model sections: each per-element rule*"
   "stats-quadrature-no-a0|src/offline/build_quadrature.cpp|s/if (scale_mixture_kernel(o.kernel.kind)) return a0;/if (scale_mixture_kernel(o.kernel.kind)) return 0.0;/|stats|quadrature estimators with butterfly*"
 )
 

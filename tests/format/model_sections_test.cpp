@@ -251,3 +251,63 @@ TEST_CASE("model sections: TASK, HEAD and BIAS come together; LABL exactly when 
     duplicate_head.sections.push_back(*find(duplicate_head, fmt::tag::bias));
     CHECK(open_contents(duplicate_head) == status::missing_section);  // a duplicated tag
 }
+
+// Every per-element rule of the model sections at the first, a middle and the last element, so that a
+// loop bound or an index that skips an end (i < n - 1, i = 1, d + i off by one) is caught.
+TEST_CASE("model sections: each per-element rule holds at the first, middle and last element") {
+    const dense_spec spec;  // d inputs, D features
+    const std::size_t d = spec.input_dim;
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    auto positions = [](std::size_t first, std::size_t count) {
+        return std::vector<std::size_t>{first, first + count / 2, first + count - 1};
+    };
+    struct area {
+        const char* name;
+        std::uint32_t tag;
+        std::size_t first, count;
+    };
+    const auto base = make_test_model(spec, fmt::task_kind::regression, 3);
+    REQUIRE(open_contents(base) == status::ok);
+    auto probe = base;
+    const std::size_t weights = find(probe, fmt::tag::head)->count;
+    REQUIRE(weights == 3 * base.meta.output_dim);
+    const area areas[] = {{"PREP shifts", fmt::tag::preprocess, 0, d},
+                          {"PREP scales", fmt::tag::preprocess, d, d},
+                          {"HEAD", fmt::tag::head, 0, weights},
+                          {"BIAS", fmt::tag::bias, 0, 3}};
+    for (const area& a : areas)
+        for (std::size_t i : positions(a.first, a.count))
+            for (float bad : {nan, inf, -inf}) {
+                CAPTURE(a.name);
+                CAPTURE(i);
+                CAPTURE(bad);
+                auto m = base;
+                set_value(*find(m, a.tag), i, bad);
+                CHECK(open_contents(m) == status::bad_parameter_value);
+            }
+    for (std::size_t i : positions(d, d)) {  // a zero scale anywhere; a zero shift anywhere is fine
+        CAPTURE(i);
+        auto scale = base;
+        set_value(*find(scale, fmt::tag::preprocess), i, 0.0f);
+        CHECK(open_contents(scale) == status::bad_parameter_value);
+        auto shift = base;
+        set_value(*find(shift, fmt::tag::preprocess), i - d, 0.0f);
+        CHECK(open_contents(shift) == status::ok);
+    }
+    // LABL strictly increasing: a tie or a descent at the first, a middle and the last pair.
+    const auto classes = make_test_model(spec, fmt::task_kind::multiclass, 5);  // labels 10 .. 50
+    REQUIRE(open_contents(classes) == status::ok);
+    for (std::size_t pair : {std::size_t(1), std::size_t(2), std::size_t(4)}) {
+        CAPTURE(pair);
+        const std::int32_t before = 10 * std::int32_t(pair);  // labels[pair - 1]
+        for (std::int32_t value : {before, before - 1}) {
+            auto m = classes;
+            set_value<std::int32_t>(*find(m, fmt::tag::labels), pair, value);
+            CHECK(open_contents(m) == status::bad_model);
+        }
+        auto fine = classes;  // a larger gap keeps the order
+        set_value<std::int32_t>(*find(fine, fmt::tag::labels), pair - 1, before - 5);
+        CHECK(open_contents(fine) == status::ok);
+    }
+}
