@@ -301,3 +301,63 @@ TEST_CASE("predict: the C API twins") {
     CHECK(l2[1] == l_c);
     CHECK(std::string(kfm_status_string(KFM_NO_HEAD)).find("head") != std::string::npos);
 }
+
+// The edges of predict_batch, on every ISA: an empty batch, the smallest strides and workspace, a
+// workspace between one row's and the batch's, labels alone; each row's bits equal predict's.
+TEST_CASE("predict_batch: empty batch, smallest strides and workspace, labels alone; bits equal predict's") {
+    dense_spec spec;
+    spec.input_dim = 7;
+    spec.projection_dim = 24;
+    const file_buffer buffer(kfm::offline::serialize(make_test_model(spec, fmt::task_kind::multiclass, 4)));
+    for (kfm::isa isa : all_isas) {
+        if (!kfm::isa_available(isa)) continue;
+        CAPTURE(kfm::isa_name(isa));
+        kfm::map m;
+        REQUIRE(kfm::open(buffer.data(), buffer.size(), &m, isa) == status::ok);
+        const std::size_t d = m.input_dim(), k = m.head_outputs(), n = 9;
+        std::vector<float> xs(n * d);
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto v = test_vector(std::uint32_t(d), 500 + i);
+            std::memcpy(&xs[i * d], v.data(), d * sizeof(float));
+        }
+        // Row by row: the reference bits.
+        std::vector<std::uint8_t> ws1(kfm::workspace_bytes(m, 1));
+        std::vector<float> single(n * k);
+        std::vector<std::int32_t> single_labels(n);
+        for (std::size_t i = 0; i < n; ++i)
+            REQUIRE(kfm::predict(m, &xs[i * d], d, &single[i * k], k, &single_labels[i], ws1.data(), ws1.size()) ==
+                    status::ok);
+
+        // An empty batch is ok and writes nothing.
+        std::vector<float> scores(n * k, -9.0f);
+        std::vector<std::int32_t> labels(n, -1);
+        CHECK(kfm::predict_batch(m, xs.data(), 0, d, d, scores.data(), k, labels.data(), ws1.data(), ws1.size()) ==
+              status::ok);
+        CHECK(scores == std::vector<float>(n * k, -9.0f));
+        CHECK(labels == std::vector<std::int32_t>(n, -1));
+
+        // Strides at their minimum (d, k) and one short; workspace at the minimum and one byte short.
+        CHECK(kfm::predict_batch(m, xs.data(), n, d - 1, d, scores.data(), k, labels.data(), ws1.data(), ws1.size()) ==
+              status::wrong_dimension);
+        CHECK(kfm::predict_batch(m, xs.data(), n, d, d, scores.data(), k - 1, labels.data(), ws1.data(), ws1.size()) ==
+              status::output_too_small);
+        CHECK(kfm::predict_batch(m, xs.data(), n, d, d, scores.data(), k, labels.data(), ws1.data(), ws1.size() - 1) ==
+              status::workspace_too_small);
+        CHECK(scores == std::vector<float>(n * k, -9.0f));
+        for (std::size_t held : {std::size_t(1), std::size_t(3), n}) {  // rows the workspace holds per pass
+            CAPTURE(held);
+            std::vector<std::uint8_t> ws(kfm::workspace_bytes(m, held));
+            std::fill(scores.begin(), scores.end(), -9.0f);
+            std::fill(labels.begin(), labels.end(), -1);
+            REQUIRE(kfm::predict_batch(m, xs.data(), n, d, d, scores.data(), k, labels.data(), ws.data(), ws.size()) ==
+                    status::ok);
+            CHECK(std::memcmp(scores.data(), single.data(), n * k * sizeof(float)) == 0);
+            CHECK(labels == single_labels);
+            // Labels alone: the scores live in the workspace.
+            std::vector<std::int32_t> alone(n, -1);
+            REQUIRE(kfm::predict_batch(m, xs.data(), n, d, d, nullptr, 0, alone.data(), ws.data(), ws.size()) ==
+                    status::ok);
+            CHECK(alone == single_labels);
+        }
+    }
+}
