@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The Cortex-M stage: kfm's runtime on bare-metal Cortex-M4F, M7 and M55 under qemu-system-arm.
 #   run_cortex_m_test.sh KFM_TOOL [WORK_DIR]
-# KFM_TOOL is a host kfm. From 'kfm synth' data it fits a 12 -> 256 SSF Gaussian three-class model (as
-# examples/device/run_example_test.sh does), exports its C header and writes the held-out rows as a header;
-# then per core it builds the runtime with toolchains/cortex-m.cmake and the two programs of this directory
-# (one build directory per core, under WORK_DIR: default a temporary directory), and runs them on the
-# core's QEMU board with semihosting:
+# KFM_TOOL is a host kfm. make_model.sh fits a 12 -> 256 SSF Gaussian three-class model on 'kfm synth'
+# data, exports its C header and writes 300 held-out rows as a header; then per core it builds the
+# runtime with toolchains/cortex-m.cmake and the programs of this directory (one build directory per core,
+# under WORK_DIR: default a temporary directory), and runs two of them on the core's QEMU board with
+# semihosting:
 #   kfm_predict_firmware  labels identical to the host's 'kfm predict' on the same rows, scores within
 #                         1e-5 relative to max(|score|, 1), and the ISA the runtime chose is scalar
 #   kfm_kernel_check      every kernel of the table against its plain reference: no FAIL line
@@ -31,43 +31,13 @@ check() {  # check NAME STATUS: one line per check
   if [ "$2" -eq 0 ]; then echo "cortex-m: $1: ok"; else echo "cortex-m: $1: FAILED"; failures=$((failures + 1)); fi
 }
 
-# ---- the model and the rows, on the host
-npy_payload() { tail -c +$(( $(od -A n -t u2 -j 8 -N 2 "$1") + 11 )) "$1"; }
-d=12 n=300 rows=300
-# labels_npy X.npy Y.npy: which of the first three inputs is largest, as the bytes '1', '2', '3' of a u1 .npy.
-labels_npy() {
-  local count=$(( $(npy_payload "$1" | wc -c) / (4 * d) ))
-  local dict="{'descr': '|u1', 'fortran_order': False, 'shape': ($count,), }"
-  local len=$(( (${#dict} + 1 + 10 + 63) / 64 * 64 - 10 ))
-  {
-    printf '\223NUMPY\001\000'
-    printf "\\$(printf %03o $((len & 255)))\\$(printf %03o $((len >> 8)))"
-    printf '%-*s\n' $((len - 1)) "$dict"
-    npy_payload "$1" | od -A n -v -t f4 -w$((4 * d)) |
-      awk '{ c = 1; if ($2 > $c) c = 2; if ($3 > $c) c = 3; printf "%d", c }'
-  } >"$2"
-}
-mkdir -p "$work/model"
+# ---- the model, the rows and the host's predictions (make_model.sh)
 m=$work/model
-"$tool" synth --rows $n --dim $d --seed 5 -o "$m/x.npy" &&
-  labels_npy "$m/x.npy" "$m/y.npy" &&
-  "$tool" synth --rows $rows --dim $d --seed 6 -o "$m/x_test.npy" &&
-  "$tool" build --method ssf --kernel gaussian --sigma 4 --input-dim $d --features 256 --seed 2 -o "$m/map.kfm" >/dev/null &&
-  "$tool" fit "$m/map.kfm" --x "$m/x.npy" --y "$m/y.npy" --task classification --standardize -o "$m/model.kfm" >/dev/null &&
-  "$tool" predict "$m/model.kfm" --in "$m/x_test.npy" --out "$m/labels.npy" --scores "$m/scores.npy" &&
-  "$tool" export "$m/model.kfm" --c-header "$m/kfm_model.h" --name kfm_model
-check "model (host kfm fit, predict, export)" $?
-# The rows as the bit patterns of their floats: the device reads exactly what the host read.
-{
-  echo "/* $rows rows of 'kfm synth --rows $rows --dim $d --seed 6', float32 bit patterns (run_cortex_m_test.sh) */"
-  echo "#define KFM_ROWS $rows"
-  echo "static const uint32_t kfm_rows_bits[] = {"
-  npy_payload "$m/x_test.npy" | od -A n -v -t x4 -w16 | awk '{ for (i = 1; i <= NF; i++) printf "0x%s,", $i; print "" }'
-  echo "};"
-} >"$m/kfm_rows.h"
-# Host lines "label s0 s1 s2".
-paste -d ' ' <(npy_payload "$m/labels.npy" | od -A n -v -t d8 -w8) \
-             <(npy_payload "$m/scores.npy" | od -A n -v -t f4 -w12) >"$m/host.txt"
+rows=300
+"$here/make_model.sh" "$tool" "$m" >"$work/model.log" 2>&1
+status=$?
+[ $status -eq 0 ] || cat "$work/model.log"
+check "model (host kfm fit, predict, export)" $status
 
 # ---- configure-time refusals of NEON on M-profile
 for bad in "-DCMAKE_CXX_FLAGS=-mcpu=cortex-m4 -mfpu=neon -mfloat-abi=hard" -DKFM_SCALAR_TABLE=OFF; do
