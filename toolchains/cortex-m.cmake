@@ -30,10 +30,10 @@ add_compile_options(-mthumb ${KFM_CORTEX_M_FLAGS} -ffunction-sections -fdata-sec
 add_link_options(-mthumb ${KFM_CORTEX_M_FLAGS})
 
 # Runtime only, static, no host dependencies: firmware links libkfm_runtime.a itself.
-set(KFM_RUNTIME_ONLY ON CACHE BOOL "" FORCE)
+set(KFM_RUNTIME_ONLY ON CACHE BOOL "Build and install only kfm_runtime" FORCE)
 set(BUILD_SHARED_LIBS OFF)
 set(CMAKE_FIND_ROOT_PATH /usr/lib/arm-none-eabi)
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE BOTH)  # an installed kfm on the host paths, as the other toolchain files
