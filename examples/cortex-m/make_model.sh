@@ -8,6 +8,7 @@
 set -euo pipefail
 tool=$1 m=$2
 mkdir -p "$m"
+rm -f "$m/kfm_model.h" "$m/kfm_rows.h" "$m/host.txt"  # no stale outputs when a step fails
 npy_payload() { tail -c +$(( $(od -A n -t u2 -j 8 -N 2 "$1") + 11 )) "$1"; }
 d=12 n=300 rows=300
 # labels_npy X.npy Y.npy: which of the first three inputs is largest, as the bytes '1', '2', '3' of a u1 .npy.
