@@ -22,3 +22,29 @@ function(kfm_platform isa)
   set(KFM_KERNEL_OBJECT_LIBS ${KFM_KERNEL_OBJECT_LIBS} kfm_kernels_${isa} PARENT_SCOPE)
   set(KFM_BUILT_ISAS ${KFM_BUILT_ISAS} ${isa} PARENT_SCOPE)
 endfunction()
+
+# KFM_TARGET_M_PROFILE: whether the compiler, with this build's flags, targets an M-profile core (Cortex-M:
+# __ARM_ARCH_PROFILE is 'M'). Asked of the compiler rather than read from CMAKE_SYSTEM_PROCESSOR, which is
+# "arm" for Cortex-A and Cortex-M alike. M-profile has no NEON: the platforms build the scalar table only,
+# and flags that enable NEON there are a configure error (the NEON kernels would fault on the first call).
+function(kfm_detect_m_profile)
+  set(profile OFF)
+  if(CMAKE_SYSTEM_PROCESSOR MATCHES "^arm")
+    get_directory_property(options COMPILE_OPTIONS)
+    separate_arguments(flags UNIX_COMMAND "${CMAKE_CXX_FLAGS}")
+    execute_process(COMMAND ${CMAKE_CXX_COMPILER} ${flags} ${options} -dM -E -x c++ /dev/null
+                    OUTPUT_VARIABLE macros ERROR_VARIABLE error RESULT_VARIABLE result)
+    if(NOT result EQUAL 0)
+      message(FATAL_ERROR "kfm: cannot read ${CMAKE_CXX_COMPILER}'s predefined macros: ${error}")
+    endif()
+    if(macros MATCHES "#define __ARM_ARCH_PROFILE 77\n")
+      set(profile ON)
+      if(macros MATCHES "#define __ARM_NEON 1\n")
+        message(FATAL_ERROR "kfm: the flags enable NEON on an M-profile (Cortex-M) target, which has none: "
+                            "drop -mfpu=neon (toolchains/cortex-m.cmake sets the core's FPU)")
+      endif()
+    endif()
+  endif()
+  set(KFM_TARGET_M_PROFILE ${profile} PARENT_SCOPE)
+endfunction()
+kfm_detect_m_profile()

@@ -6,6 +6,8 @@
 # The ARM builds of kfm_bench need the target's Google Benchmark and FFTW (Debian multiarch); they are
 # installed best-effort: when a mirror cannot provide them, a warning is printed and the ARM builds
 # leave kfm_bench out (cmake/dependencies.cmake), everything else still installs.
+# The Cortex-M stage (examples/cortex-m/) needs the bare-metal toolchain, newlib (libstdc++ for its C++
+# headers only) and QEMU's system emulator for the mps2/mps3 boards: about 0.9 GB, a group of their own.
 set -euo pipefail
 
 packages=(
@@ -17,6 +19,9 @@ packages=(
   python3-dev pybind11-dev python3-pybind11   # the Python package (python/)
   python3-numpy python3-sklearn python3-pytest python3-matplotlib python3-dask python3-distributed  # its tests
 )
+# Bare-metal Cortex-M builds, run under qemu-system-arm (examples/cortex-m/run_cortex_m_test.sh)
+cortex_m_packages=(gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-dev qemu-system-arm)
+packages+=("${cortex_m_packages[@]}")
 # kfm_bench for ARM links the target's Google Benchmark and FFTW (Debian multiarch, foreign_archs below)
 arm_bench_packages=(libbenchmark-dev:arm64 libbenchmark-dev:armhf libfftw3-dev:arm64 libfftw3-dev:armhf)
 foreign_archs=(arm64 armhf)

@@ -16,11 +16,16 @@
 #      scripts/code-size.limit, and under qemu that program transforms an SSF map, refuses a dense one (a
 #      projection the build leaves out) and, in the cos_sin-only build, an SSF arc-cosine map;
 #   6. scripts/demo.sh, the README's main job (with D = 64), which must finish without a failed row and
-#      with host/device agreement natively and under qemu-aarch64.
+#      with host/device agreement natively and under qemu-aarch64;
+#   7. Cortex-M (examples/cortex-m/run_cortex_m_test.sh): bare-metal Cortex-M4F, M7 and M55 builds run
+#      under qemu-system-arm, predictions against the native kfm's, every kernel against its reference,
+#      NEON refused at configure time; each of its checks counts as one; then scripts/cortex-m-size.sh
+#      (flash, RAM and instructions per core: docs/embedding.md, "Microcontrollers") must run through.
 # Prints a final line "N passed, N failed" summing the ctest runs (a build that fails counts as one
 # failure), with ", N skipped" added when ctest skipped suites (the repro suite without its data sets, see
 # KFM_DATA_DIR in README.md): a skipped suite counts neither as passed nor as failed. Exits non-zero on any
-# failure. Build directories: build/{native,sanitize,aarch64,armv7,armv7-runtime,code-size,release,demo-aarch64}.
+# failure. Build directories: build/{native,sanitize,aarch64,armv7,armv7-runtime,code-size,release,demo-aarch64,
+# cortex-m,cortex-m-size}.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -200,6 +205,27 @@ else
   echo "test-all: scripts/demo.sh failed (full log: build/demo.log)" >&2
   failed=$((failed + 1)); failed_stages+=("demo")
 fi
+
+# 7. Cortex-M: the runtime bare-metal on three cores under qemu-system-arm, against the native kfm.
+note "cortex-m: examples/cortex-m/run_cortex_m_test.sh"
+cortex_m_start=$(date +%s)
+examples/cortex-m/run_cortex_m_test.sh "$root/build/native/kfm" "$root/build/cortex-m" >"$root/build/cortex-m.log" 2>&1
+cortex_m_status=$?
+grep '^cortex-m: ' "$root/build/cortex-m.log"
+cortex_m_ok=$(grep -c '^cortex-m: .*: ok$' "$root/build/cortex-m.log")
+cortex_m_bad=$(grep -c '^cortex-m: .*: FAILED$' "$root/build/cortex-m.log")
+[ "$cortex_m_status" -eq 0 ] || [ "$cortex_m_bad" -gt 0 ] || cortex_m_bad=1  # failed before any check
+passed=$((passed + cortex_m_ok))
+failed=$((failed + cortex_m_bad))
+[ "$cortex_m_bad" -eq 0 ] || failed_stages+=("cortex-m ($cortex_m_bad checks; log: build/cortex-m.log)")
+# The size and cost table of docs/embedding.md ("Microcontrollers"), so that its script keeps working.
+if scripts/cortex-m-size.sh "$root/build/native/kfm" "$root/build/cortex-m-size"; then
+  passed=$((passed + 1))
+else
+  echo "test-all: scripts/cortex-m-size.sh failed" >&2
+  failed=$((failed + 1)); failed_stages+=("cortex-m-size")
+fi
+echo "cortex-m: stage took $(( $(date +%s) - cortex_m_start )) s"
 
 note "done"
 if [ ${#failed_stages[@]} -gt 0 ]; then

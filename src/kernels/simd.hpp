@@ -8,6 +8,9 @@
 #include <cstdint>
 
 #include <xsimd/xsimd.hpp>
+#if defined(XSIMD_NO_SUPPORTED_ARCHITECTURE)
+#include "kernels/xsimd_declarations.hpp"  // a target without SIMD (Cortex-M): the scalar table alone
+#endif
 
 // `#pragma GCC unroll n` on the next loop. Empty under AddressSanitizer, whose instrumentation keeps GCC
 // from honouring it (it warned "ignoring loop annotation" for every instantiation).

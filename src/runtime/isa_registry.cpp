@@ -5,7 +5,8 @@
 //
 // x86 features come from CPUID plus XGETBV: the OS must save the YMM / ZMM state, or AVX code faults even
 // on a capable CPU. ARM ISAs require nothing at run time: NEON is part of the AArch64 baseline and of the
-// ARMv7 build flags, so a built table always runs.
+// ARMv7 build flags, so a built table always runs. M-profile cores (Cortex-M) have no NEON: their builds
+// carry the scalar table alone (cmake/kfm_platform.cmake), which the check below enforces.
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -15,6 +16,10 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #define KFM_X86 1
+#endif
+
+#if KFM_HAVE_NEON32 && defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+#error "a NEON kernel table in an M-profile (Cortex-M) build: the core has no NEON, the first call would fault"
 #endif
 
 namespace kfm {

@@ -22,7 +22,6 @@ namespace {
 
 constexpr unsigned max_log2_fft = 16;  // the FFT kernel's limit
 constexpr std::size_t max_lanes = 16;  // the widest fft_batch of any ISA (16 floats, AVX-512)
-constexpr std::size_t page = 1024;     // floats per 4 KiB page
 // Batches go through the interleaved path only up to this FFT size. Measured per vector against single
 // transforms (kfm bench, batch 64, AVX2 / AVX-512): 1.5-2x faster at n = 16, 1.3-1.6x at 32, but 0.6-0.85x
 // from n = 64 on, where the single FFT's register tiles are already efficient and the interleaving,
@@ -37,29 +36,23 @@ struct buffers {
     float* im;       // place when it cannot go straight into t: L > 1, or a truncated block)
 };
 
-// The scratch size for L lanes: the buffers plus up to a page of slack before each (carve).
+// The scratch size for L lanes: the four buffers, back to back (carve).
 std::size_t scratch_for_lanes(const format::map_meta& m, std::size_t lanes) {
-    return 4 * (std::size_t(m.block_size) * lanes + page);
+    return 4 * std::size_t(m.block_size) * lanes;
 }
 
-// The first float at or after `from` that lies `phase` floats past t modulo a page.
-float* at_phase(float* from, const float* t, std::size_t phase) {
-    const auto distance = reinterpret_cast<std::uintptr_t>(from) - reinterpret_cast<std::uintptr_t>(t);
-    const std::size_t now = std::size_t(distance / sizeof(float)) % page;
-    return from + (phase + page - now) % page;
-}
-
-// Places the FFT inputs a quarter page apart from the outputs modulo 4 KiB. t (2n floats per block) and the
-// scratch are often whole pages apart, so re would otherwise share its low 12 address bits with the output
-// block t + b 2n, and the FFT's loads would wait on unrelated stores (4K aliasing): measured 10% of the
-// batch path at (784, 8192) on AVX2; nothing measurable for single vectors.
-buffers carve(const format::map_meta& m, std::size_t lanes, const float* t, float* scratch) {
+// The buffers, back to back, with no slack. Placing the FFT inputs a quarter page from the outputs modulo
+// 4 KiB (against x86 4K aliasing, at a page of padding per buffer: a 16 KiB floor on every SSF workspace)
+// measured no difference with kfm_bench: map/ssf/{avx2,avx512}/{64/1024,784/8192,1024/16384}, single and
+// /batch, CPU time within 3% either way over four interleaved runs (docs/benchmarks.md, "SSF scratch
+// padding re-measured"). So the workspace is the same on every ISA, and exact on microcontrollers.
+buffers carve(const format::map_meta& m, std::size_t lanes, float* scratch) {
     const std::size_t ln = std::size_t(m.block_size) * lanes;
     buffers b;
-    b.re = at_phase(scratch, t, page / 4);
-    b.im = at_phase(b.re + ln, t, 3 * page / 4);
-    b.base_re = at_phase(b.im + ln, t, page / 8);
-    b.base_im = at_phase(b.base_re + ln, t, 5 * page / 8);
+    b.re = scratch;
+    b.im = b.re + ln;
+    b.base_re = b.im + ln;
+    b.base_im = b.base_re + ln;
     return b;
 }
 
@@ -114,7 +107,7 @@ void project_group(const map_state& map, const float* x, float* t, float* scratc
     const std::uint32_t n = m.block_size;
     const unsigned log2_n = ceil_log2(n);
     const std::size_t p = m.projection_dim, block = std::size_t(2) * n;
-    const buffers buf = carve(m, L, t, scratch);
+    const buffers buf = carve(m, L, scratch);
     // The FFT is linear: scaling the m inputs by m^{-1/2} costs less than scaling the 2n outputs.
     scatter_rows<L>(map, x, 1.0f / std::sqrt(float(m.work_dim / 2)), buf.base_re, buf.base_im);
     for (std::uint32_t b = 0; b < m.block_count; ++b) {

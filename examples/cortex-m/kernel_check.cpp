@@ -1,0 +1,520 @@
+// The kernel checks on the device: every kernel of the table the runtime chose (kernels_for(automatic))
+// against a plain double-precision reference written from its definition (src/kernels/kernel_table.hpp)
+// on deterministic random inputs, with the tolerances of the native kernel tests (tests/kernels/), which
+// need a hosted C++ library the bare-metal toolchain lacks. Also checks that the ISA registry chose the
+// scalar table and claims no other ISA. Prints a line per failed case ("FAIL ..."), a line per kernel, and
+// "kernels: N passed, M failed". No heap: every buffer is static.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+
+#include "kernels/fwht_naive.hpp"
+#include "kernels/kernel_table.hpp"
+#include "semihosting.h"
+
+namespace {
+
+using kfm::detail::feature_args;
+using kfm::detail::kernel_table;
+using kfm::detail::landmark_kernel;
+using kfm::detail::landmark_kernel_kind;
+using kfm::format::nonlinearity;
+
+const double pi = 3.14159265358979323846;
+
+// splitmix64, as tests/kernels/kernel_test_util.hpp
+struct test_rng {
+    std::uint64_t state;
+    std::uint64_t next() {
+        std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return z ^ (z >> 31);
+    }
+    double uniform() { return double(next() >> 11) * (1.0 / 9007199254740992.0); }
+    float uniform(float lo, float hi) { return float(lo + (hi - lo) * uniform()); }
+    std::uint32_t below(std::uint32_t n) { return std::uint32_t(uniform() * n); }
+};
+
+int kernel_passed = 0, kernel_failed = 0, total_passed = 0, total_failed = 0;
+
+// One case: counted, and printed when it fails.
+void expect(bool ok, const char* kernel, const char* what, long size, double error = 0) {
+    if (ok) {
+        ++kernel_passed;
+        return;
+    }
+    ++kernel_failed;
+    sh_puts("FAIL ");
+    sh_puts(kernel);
+    sh_puts(" ");
+    sh_puts(what);
+    sh_puts(" size ");
+    sh_put_int(size);
+    sh_puts(" error ");
+    sh_put_float(float(error));
+    sh_puts("\n");
+}
+
+void end_kernel(const char* kernel) {
+    sh_puts(kernel);
+    sh_puts(": ");
+    sh_put_int(kernel_passed);
+    sh_puts(" passed, ");
+    sh_put_int(kernel_failed);
+    sh_puts(" failed\n");
+    total_passed += kernel_passed;
+    total_failed += kernel_failed;
+    kernel_passed = kernel_failed = 0;
+}
+
+double max_d(double a, double b) { return a > b ? a : b; }
+
+constexpr unsigned max_log2_fft = 8;
+constexpr std::size_t max_n = 1024;
+float buf_a[max_n * 16], buf_b[max_n * 16], buf_c[max_n * 16], buf_d[max_n * 16], buf_e[max_n * 16];
+double ref_re[max_n], ref_im[max_n];
+float twiddles[4 * max_n];
+std::uint8_t bits[max_n / 8 + 16];
+std::uint32_t perm[max_n];
+
+// ---- fft and fft_batch: the naive DFT in double (sign -1 forward, +1 inverse)
+void naive_dft(const float* re, const float* im, std::size_t stride, std::size_t n, bool inverse) {
+    for (std::size_t k = 0; k < n; ++k) {
+        double sr = 0, si = 0;
+        for (std::size_t j = 0; j < n; ++j) {
+            const double angle = (inverse ? 2.0 : -2.0) * pi * double((j * k) % n) / double(n);
+            const double c = std::cos(angle), s = std::sin(angle);
+            sr += re[j * stride] * c - im[j * stride] * s;
+            si += re[j * stride] * s + im[j * stride] * c;
+        }
+        ref_re[k] = sr;
+        ref_im[k] = si;
+    }
+}
+
+// sqrt(sum |y - ref|^2 / sum |ref|^2) over the n elements at stride
+double relative_rms(const float* re, const float* im, std::size_t stride, std::size_t n) {
+    double num = 0, den = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+        const double dr = re[k * stride] - ref_re[k], di = im[k * stride] - ref_im[k];
+        num += dr * dr + di * di;
+        den += ref_re[k] * ref_re[k] + ref_im[k] * ref_im[k];
+    }
+    return std::sqrt(num / den);
+}
+
+void check_fft(const kernel_table& t, test_rng& rng) {
+    static_assert(sizeof twiddles / sizeof(float) >= 2 * max_n, "twiddles holds the largest table");
+    for (unsigned log2_n = 1; log2_n <= max_log2_fft; ++log2_n) {
+        const std::size_t n = std::size_t(1) << log2_n;
+        expect(kfm::detail::fft_twiddle_floats(log2_n) <= sizeof twiddles / sizeof(float), "fft", "twiddle table size",
+               long(n));
+        kfm::detail::fft_make_twiddles(log2_n, twiddles);
+        const double bound = 2e-7 * (log2_n + 2);
+        for (bool inverse : {false, true}) {
+            for (std::size_t i = 0; i < n; ++i) { buf_a[i] = rng.uniform(-1, 1); buf_b[i] = rng.uniform(-1, 1); }
+            naive_dft(buf_a, buf_b, 1, n, inverse);
+            t.fft(buf_a, buf_b, buf_c, buf_d, log2_n, twiddles, inverse);
+            double e = relative_rms(buf_c, buf_d, 1, n);
+            expect(e < bound, "fft", inverse ? "inverse, out of place" : "forward, out of place", long(n), e);
+            t.fft(buf_a, buf_b, buf_a, buf_b, log2_n, twiddles, inverse);
+            e = relative_rms(buf_a, buf_b, 1, n);
+            expect(e < bound, "fft", inverse ? "inverse, in place" : "forward, in place", long(n), e);
+        }
+    }
+    end_kernel("fft");
+}
+
+// L interleaved vectors (element k of vector v at [k L + v]), each against the naive DFT.
+void check_fft_batch(const kernel_table& t, test_rng& rng) {
+    const std::size_t lanes = t.fft_batch_lanes;
+    for (unsigned log2_n = 1; log2_n <= max_log2_fft; ++log2_n) {
+        const std::size_t n = std::size_t(1) << log2_n;
+        kfm::detail::fft_make_twiddles(log2_n, twiddles);
+        for (bool inverse : {false, true}) {
+            for (std::size_t i = 0; i < n * lanes; ++i) { buf_a[i] = rng.uniform(-1, 1); buf_b[i] = rng.uniform(-1, 1); }
+            t.fft_batch(buf_a, buf_b, buf_c, buf_d, log2_n, twiddles, inverse);
+            double worst = 0;
+            for (std::size_t v = 0; v < lanes; ++v) {
+                naive_dft(buf_a + v, buf_b + v, lanes, n, inverse);
+                worst = max_d(worst, relative_rms(buf_c + v, buf_d + v, lanes, n));
+            }
+            expect(worst < 2e-7 * (log2_n + 2), "fft_batch", inverse ? "inverse" : "forward", long(n), worst);
+        }
+    }
+    end_kernel("fft_batch");
+}
+
+// ---- butterfly: the network's definition in double (docs/methods.md), as tests/kernels/test_butterfly.cpp
+struct network {
+    unsigned d, log2_d2;
+};
+
+network make_network(unsigned d, test_rng& rng) {
+    network net{d, 0};
+    while ((1u << net.log2_d2) < d) ++net.log2_d2;
+    for (unsigned k = 0; k + 1 < (1u << net.log2_d2); ++k) {
+        const double theta = 2.0 * pi * rng.uniform();
+        twiddles[2 * k] = float(std::cos(theta));  // the angles' (cos, sin) live in `twiddles`
+        twiddles[2 * k + 1] = float(std::sin(theta));
+    }
+    for (unsigned i = 0; i < d; ++i) perm[i] = i;
+    for (unsigned i = d; i > 1; --i) {
+        const unsigned j = rng.below(i);
+        const std::uint32_t s = perm[i - 1];
+        perm[i - 1] = perm[j];
+        perm[j] = s;
+    }
+    return net;
+}
+
+void reference_butterfly(const network& net, double* x, double* y, unsigned repeats) {
+    const unsigned d = net.d, d2 = 1u << net.log2_d2;
+    for (unsigned r = 0; r < repeats; ++r) {
+        for (unsigned h = 1; h < d2; h *= 2)
+            for (unsigned s = 0; s < d2; s += 2 * h) {
+                const double c = twiddles[2 * (s + h - 1)], sn = twiddles[2 * (s + h - 1) + 1];
+                for (unsigned i = s; i < s + h; ++i) {
+                    if (i + h >= d) continue;
+                    const double a = x[i], b = x[i + h];
+                    x[i] = c * a + sn * b;
+                    x[i + h] = -sn * a + c * b;
+                }
+            }
+        for (unsigned i = 0; i < d; ++i) y[i] = x[perm[i]];
+        for (unsigned i = 0; i < d; ++i) x[i] = y[i];
+    }
+}
+
+const unsigned butterfly_sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 33, 64, 100};
+
+void check_butterfly(const kernel_table& t, test_rng& rng) {
+    for (unsigned d : butterfly_sizes) {
+        const network net = make_network(d, rng);
+        for (unsigned repeats : {1u, 3u}) {
+            for (unsigned i = 0; i < d; ++i) buf_a[i] = buf_b[i] = rng.uniform(-1, 1);
+            for (unsigned i = 0; i < d; ++i) ref_re[i] = buf_a[i];
+            reference_butterfly(net, ref_re, ref_im, repeats);
+            t.butterfly(buf_a, d, net.log2_d2, twiddles, perm, repeats, false, buf_c);
+            double worst = 0, worst_inverse = 0;
+            for (unsigned i = 0; i < d; ++i) worst = max_d(worst, std::fabs(buf_a[i] - ref_re[i]));
+            expect(worst < 2e-6 * (net.log2_d2 + 1) * repeats * std::sqrt(double(d)), "butterfly", "forward", d, worst);
+            t.butterfly(buf_a, d, net.log2_d2, twiddles, perm, repeats, true, buf_c);  // transpose == inverse
+            for (unsigned i = 0; i < d; ++i) worst_inverse = max_d(worst_inverse, std::fabs(buf_a[i] - buf_b[i]));
+            expect(worst_inverse < 4e-6 * (net.log2_d2 + 1) * repeats * std::sqrt(double(d)), "butterfly",
+                   "transpose undoes forward", d, worst_inverse);
+        }
+    }
+    end_kernel("butterfly");
+}
+
+// ---- butterfly_simplex_batch: per interleaved row, the forward butterfly (in double) then the simplex step
+void check_butterfly_simplex_batch(const kernel_table& t, test_rng& rng) {
+    const std::size_t rows = t.butterfly_simplex_batch_rows;
+    float* r = buf_d;
+    float* diag = buf_e;
+    for (unsigned d : butterfly_sizes) {
+        const network net = make_network(d, rng);
+        // r_j = sqrt((d+1)/d) / sqrt(L (L+1)), diag_j = L r_j, L = d - j (docs/methods.md)
+        for (unsigned j = 0; j < d; ++j) {
+            const double left = double(d - j), rj = std::sqrt((d + 1.0) / d) / std::sqrt(left * (left + 1.0));
+            r[j] = float(rj);
+            diag[j] = float(left * rj);
+        }
+        for (unsigned repeats : {1u, 2u}) {
+            for (std::size_t i = 0; i < d * rows; ++i) buf_a[i] = rng.uniform(-1, 1);
+            t.butterfly_simplex_batch(buf_a, buf_b, d, net.log2_d2, twiddles, perm, repeats, r, diag, buf_c);
+            double worst = 0;
+            for (std::size_t v = 0; v < rows; ++v) {
+                for (unsigned i = 0; i < d; ++i) ref_re[i] = buf_a[i * rows + v];
+                reference_butterfly(net, ref_re, ref_im, repeats);
+                double below = 0;  // sum_{i<j} r_i y_i
+                for (unsigned j = 0; j <= d; ++j) {
+                    const double want = j < d ? double(diag[j]) * ref_re[j] - below : -below;
+                    worst = max_d(worst, std::fabs(buf_b[j * rows + v] - want));
+                    if (j < d) below += double(r[j]) * ref_re[j];
+                }
+            }
+            expect(worst < 4e-6 * (net.log2_d2 + 1) * repeats * std::sqrt(double(d)), "butterfly_simplex_batch",
+                   "rows", d, worst);
+        }
+    }
+    end_kernel("butterfly_simplex_batch");
+}
+
+// ---- fwht: the plain loop in double (src/kernels/fwht_naive.hpp)
+void check_fwht(const kernel_table& t, test_rng& rng) {
+    for (unsigned log2_n = 0; log2_n <= 10; ++log2_n) {
+        const std::size_t n = std::size_t(1) << log2_n;
+        for (bool with_signs : {false, true}) {
+            for (std::size_t i = 0; i < n / 8 + 1; ++i) bits[i] = std::uint8_t(rng.next());
+            for (std::size_t i = 0; i < n; ++i) ref_re[i] = buf_a[i] = rng.uniform(-1, 1);
+            kfm::detail::naive_fwht(ref_re, log2_n, with_signs ? bits : nullptr);
+            t.fwht(buf_a, log2_n, with_signs ? bits : nullptr);
+            double worst = 0;
+            for (std::size_t i = 0; i < n; ++i) worst = max_d(worst, std::fabs(buf_a[i] - ref_re[i]));
+            expect(worst < 1e-6 * (log2_n + 1), "fwht", with_signs ? "with signs" : "without signs", long(n), worst);
+        }
+    }
+    end_kernel("fwht");
+}
+
+// ---- gemv and gemm: the naive product in double
+const std::size_t dense_rows[] = {1, 2, 3, 4, 5, 13, 64};
+const std::size_t dense_cols[] = {1, 3, 4, 8, 15, 16, 17, 37, 100};
+
+void check_dense(const kernel_table& t, test_rng& rng) {
+    for (std::size_t rows : dense_rows)
+        for (std::size_t cols : dense_cols) {
+            for (std::size_t i = 0; i < rows * cols; ++i) buf_a[i] = rng.uniform(-1, 1);
+            for (std::size_t j = 0; j < cols; ++j) buf_b[j] = rng.uniform(-1, 1);
+            buf_c[rows] = 777.0f;
+            t.gemv(buf_a, rows, cols, buf_b, buf_c);
+            double worst = 0;
+            for (std::size_t i = 0; i < rows; ++i) {
+                double ref = 0;
+                for (std::size_t j = 0; j < cols; ++j) ref += double(buf_a[i * cols + j]) * buf_b[j];
+                worst = max_d(worst, std::fabs(buf_c[i] - ref));
+            }
+            expect(worst < 1e-6 * double(cols + 4) && buf_c[rows] == 777.0f, "gemv", "product", long(rows * cols), worst);
+        }
+    end_kernel("gemv");
+    for (std::size_t rows : dense_rows)
+        for (std::size_t cols : dense_cols)
+            for (std::size_t n : {std::size_t(1), std::size_t(3), std::size_t(8)}) {
+                const std::size_t ldx = cols + 1, ldy = rows + 2;
+                for (std::size_t i = 0; i < rows * cols; ++i) buf_a[i] = rng.uniform(-1, 1);
+                for (std::size_t i = 0; i < n * ldx; ++i) buf_b[i] = rng.uniform(-1, 1);
+                for (std::size_t i = 0; i < n * ldy; ++i) buf_c[i] = 777.0f;
+                t.gemm(buf_a, rows, cols, buf_b, ldx, n, buf_c, ldy);
+                double worst = 0;
+                bool untouched = true;
+                for (std::size_t v = 0; v < n; ++v) {
+                    for (std::size_t i = 0; i < rows; ++i) {
+                        double ref = 0;
+                        for (std::size_t j = 0; j < cols; ++j) ref += double(buf_a[i * cols + j]) * buf_b[v * ldx + j];
+                        worst = max_d(worst, std::fabs(buf_c[v * ldy + i] - ref));
+                    }
+                    for (std::size_t i = rows; i < ldy; ++i) untouched = untouched && buf_c[v * ldy + i] == 777.0f;
+                }
+                expect(worst < 1e-6 * double(cols + 4) && untouched, "gemm", "strided product", long(n * rows * cols),
+                       worst);
+            }
+    end_kernel("gemm");
+}
+
+// ---- features: every nonlinearity against its double definition (tolerances of tests/kernels/test_features.cpp)
+double real_feature(nonlinearity k, double a) {
+    switch (k) {
+        case nonlinearity::relu: return a > 0 ? a : 0;
+        case nonlinearity::step: return a > 0 ? 1 : 0;
+        case nonlinearity::relu2: return a > 0 ? a * a : 0;
+        default: return a;  // identity
+    }
+}
+
+const nonlinearity feature_kinds[] = {nonlinearity::cos_sin, nonlinearity::cos_phase, nonlinearity::relu,
+                                      nonlinearity::step,    nonlinearity::relu2,     nonlinearity::identity};
+
+void check_features(const kernel_table& t, test_rng& rng) {
+    float* tv = buf_a;
+    float* scale = buf_b;
+    float* weight = buf_c;
+    float* phase = buf_d;
+    float* out0 = buf_e;
+    float* out1 = buf_e + max_n;
+    for (nonlinearity kind : feature_kinds)
+        for (std::size_t n : {std::size_t(1), std::size_t(3), std::size_t(8), std::size_t(17), std::size_t(100)})
+            for (int form = 0; form < 8; ++form) {
+                const bool per_scale = form & 1, per_weight = form & 2;
+                const bool reflect = (form & 4) && kind != nonlinearity::cos_sin && kind != nonlinearity::cos_phase;
+                const bool two_outputs = kind == nonlinearity::cos_sin || reflect;
+                const float scale_scalar = (form & 4) ? 1.0f : 0.75f, weight_scalar = (form & 4) ? 1.0f : 1.25f;
+                for (std::size_t i = 0; i < n; ++i) {
+                    tv[i] = rng.uniform(-4.0f, 4.0f);
+                    scale[i] = rng.uniform(0.5f, 2.0f);
+                    weight[i] = rng.uniform(-1.5f, 1.5f);
+                    phase[i] = rng.uniform(0.0f, 6.2831853f);
+                }
+                out0[n] = out1[n] = 12345.0f;  // nothing written past n
+                feature_args f{};
+                f.kind = kind;
+                f.t = tv;
+                f.n = n;
+                f.scale = per_scale ? scale : nullptr;
+                f.scale_scalar = scale_scalar;
+                f.weight = per_weight ? weight : nullptr;
+                f.weight_scalar = weight_scalar;
+                f.phase = kind == nonlinearity::cos_phase ? phase : nullptr;
+                f.out0 = out0;
+                f.out1 = two_outputs ? out1 : nullptr;
+                t.features(f);
+                bool ok = out0[n] == 12345.0f && out1[n] == 12345.0f;
+                double worst = 0;
+                for (std::size_t i = 0; i < n; ++i) {
+                    const float a = (per_scale ? scale[i] : scale_scalar) * tv[i];
+                    const double w = (per_weight ? double(weight[i]) : 1.0) * weight_scalar;
+                    double r0 = 0, r1 = 0, tol = 0;
+                    if (kind == nonlinearity::cos_sin) {
+                        r0 = w * std::cos(double(a));
+                        r1 = w * std::sin(double(a));
+                        tol = 2.5e-7 * max_d(1.0, std::fabs(w));
+                    } else if (kind == nonlinearity::cos_phase) {
+                        const double arg = double(per_scale ? scale[i] : scale_scalar) * tv[i] + phase[i];
+                        r0 = w * std::cos(arg);
+                        tol = max_d(1.0, std::fabs(w)) * (2.5e-7 + 0x1p-23 * std::fabs(arg));
+                    } else {
+                        r0 = w * real_feature(kind, a);
+                        r1 = w * real_feature(kind, -double(a));
+                        tol = 4e-7 * max_d(1.0, std::fabs(r0) + std::fabs(r1));
+                    }
+                    const double e0 = std::fabs(out0[i] - r0), e1 = two_outputs ? std::fabs(out1[i] - r1) : 0.0;
+                    ok = ok && e0 <= tol && e1 <= tol;
+                    worst = max_d(worst, max_d(e0, e1));
+                }
+                static const char* const names[] = {"", "cos_sin", "cos_phase", "relu", "step", "relu2", "identity"};
+                expect(ok, "features", names[int(kind)], long(n), worst);
+            }
+    end_kernel("features");
+}
+
+// ---- flip_signs and expand: exact definitions
+bool bit_set(std::size_t i) { return (bits[i >> 3] >> (i & 7)) & 1u; }
+
+void check_flip_signs(const kernel_table& t, test_rng& rng) {
+    for (std::size_t r : {std::size_t(1), std::size_t(t.fft_batch_lanes)})
+        for (std::size_t first = 0; first <= 40; first += 3)
+            for (std::size_t n : {0, 1, 2, 7, 8, 9, 31, 33, 100, 256}) {
+                for (std::size_t i = 0; i < (first + n + 7) / 8; ++i) bits[i] = std::uint8_t(rng.next());
+                for (std::size_t i = 0; i < n * r; ++i) buf_a[i] = buf_c[i] = rng.uniform(-2.0f, 2.0f);
+                t.flip_signs(buf_a, bits, first, n, r, buf_b);
+                t.flip_signs(buf_c, bits, first, n, r, buf_c);  // in place
+                bool ok = true;
+                for (std::size_t i = 0; i < n * r; ++i) {
+                    const float want = bit_set(first + i / r) ? -buf_a[i] : buf_a[i];
+                    ok = ok && std::memcmp(&buf_b[i], &want, sizeof want) == 0 && std::memcmp(&buf_c[i], &want, sizeof want) == 0;
+                }
+                expect(ok, "flip_signs", r == 1 ? "one vector" : "interleaved", long(n));
+            }
+    end_kernel("flip_signs");
+}
+
+void check_expand(const kernel_table& t, test_rng& rng) {
+    for (std::size_t n : {0, 1, 5, 8, 9, 31, 64, 100, 256})
+        for (double density : {0.0, 0.1, 0.5, 0.9, 1.0}) {
+            std::memset(bits, 0, (n + 7) / 8);
+            std::size_t set = 0;
+            for (std::size_t k = 0; k < n; ++k)
+                if (rng.uniform() < density) {
+                    bits[k >> 3] |= std::uint8_t(1u << (k & 7));
+                    ++set;
+                }
+            for (std::size_t i = 0; i < set; ++i) buf_a[i] = rng.uniform(-2.0f, 2.0f);
+            for (std::size_t k = 0; k < n; ++k) buf_b[k] = 1234.5f;  // every element must be written
+            const float scale = 0.37f;
+            t.expand(buf_a, set, bits, n, scale, buf_b);
+            bool ok = true;
+            std::size_t rank = 0;
+            for (std::size_t k = 0; k < n; ++k) {
+                const float want = scale * (bit_set(k) ? buf_a[rank++] : 0.0f);
+                ok = ok && std::memcmp(&buf_b[k], &want, sizeof want) == 0;
+            }
+            expect(ok, "expand", "packed inputs at the set bits", long(n));
+        }
+    end_kernel("expand");
+}
+
+// ---- kernel_of_dots: each radial kernel of the squared distance (tests/kernels/test_kernel_of_dots.cpp)
+double kernel_reference(const landmark_kernel& k, double d2) {
+    const double u = std::fmin(double(k.a) * std::sqrt(d2), 128.0);
+    switch (k.kind) {
+        case landmark_kernel_kind::gaussian: return std::exp(double(k.a) * d2);
+        case landmark_kernel_kind::matern_half: return std::exp(-u);
+        case landmark_kernel_kind::matern_three_halves: return (1.0 + u) * std::exp(-u);
+        case landmark_kernel_kind::matern_five_halves: return (1.0 + u + u * u / 3.0) * std::exp(-u);
+        case landmark_kernel_kind::rational_quadratic: return std::pow(1.0 + double(k.a) * d2, double(k.b));
+    }
+    return NAN;
+}
+
+const landmark_kernel landmark_kernels[] = {
+    {landmark_kernel_kind::gaussian, -0.7f, 0.0f},
+    {landmark_kernel_kind::matern_half, 1.3f, 0.0f},
+    {landmark_kernel_kind::matern_three_halves, 1.7f, 0.0f},
+    {landmark_kernel_kind::matern_five_halves, 2.2f, 0.0f},
+    {landmark_kernel_kind::rational_quadratic, 0.4f, -0.75f},
+};
+
+void check_kernel_of_dots(const kernel_table& t, test_rng& rng) {
+    float* dot = buf_a;
+    float* l_sq = buf_b;
+    float* out = buf_c;
+    float* io = buf_d;
+    for (const landmark_kernel& k : landmark_kernels)
+        for (std::size_t n = 0; n <= 40; n += 3) {
+            const float x_sq = rng.uniform(0.0f, 4.0f);
+            for (std::size_t j = 0; j < n; ++j) {
+                l_sq[j] = rng.uniform(0.0f, 4.0f);
+                dot[j] = io[j] = rng.uniform(-1.0f, 1.0f) * std::sqrt(x_sq * l_sq[j]);
+            }
+            t.kernel_of_dots(dot, l_sq, x_sq, k, n, out);
+            t.kernel_of_dots(io, l_sq, x_sq, k, n, io);  // in place
+            bool ok = true;
+            double worst = 0;
+            for (std::size_t j = 0; j < n; ++j) {
+                const double d2 = std::fmax(double(x_sq) + l_sq[j] - 2.0 * dot[j], 0.0);
+                const double want = kernel_reference(k, d2);
+                const double e = 8 * 0x1p-24 * (x_sq + l_sq[j] + 2 * std::fabs(dot[j]));
+                const double tol = 2e-6 + std::fmax(kernel_reference(k, std::fmax(d2 - e, 0.0)) - want,
+                                                    want - kernel_reference(k, d2 + e));
+                ok = ok && std::fabs(out[j] - want) <= tol && io[j] == out[j];
+                worst = max_d(worst, std::fabs(out[j] - want));
+            }
+            expect(ok, "kernel_of_dots", "kernel of the squared distance", long(n), worst);
+        }
+    end_kernel("kernel_of_dots");
+}
+
+// ---- the registry: the automatic choice is the scalar table, and no other ISA is available
+void check_registry(const kernel_table* t) {
+    expect(t != nullptr && t->id == kfm::isa::scalar && kfm::detail::best_isa() == kfm::isa::scalar, "registry",
+           "automatic choice is scalar", 0);
+    for (std::size_t i = 0; i < kfm::isa_count(); ++i) {
+        const kfm::isa id = kfm::isa_at(i);
+        expect(kfm::isa_available(id) == (id == kfm::isa::scalar), "registry", kfm::isa_name(id), 0);
+    }
+    end_kernel("registry");
+}
+
+}  // namespace
+
+int main() {
+    const kernel_table* t = kfm::detail::kernels_for(kfm::isa::automatic);
+    check_registry(t);
+    if (t == nullptr || !kfm::detail::is_complete(*t)) {
+        sh_puts("FAIL the runtime's kernel table is missing or incomplete\n");
+        return 1;
+    }
+    sh_puts("isa ");
+    sh_puts(kfm::isa_name(t->id));
+    sh_puts("\n");
+    test_rng rng{2026};
+    check_fft(*t, rng);
+    check_fft_batch(*t, rng);
+    check_butterfly(*t, rng);
+    check_butterfly_simplex_batch(*t, rng);
+    check_fwht(*t, rng);
+    check_dense(*t, rng);
+    check_features(*t, rng);
+    check_flip_signs(*t, rng);
+    check_expand(*t, rng);
+    check_kernel_of_dots(*t, rng);
+    sh_puts("kernels: ");
+    sh_put_int(total_passed);
+    sh_puts(" passed, ");
+    sh_put_int(total_failed);
+    sh_puts(" failed\n");
+    return total_failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# The Cortex-M stage: kfm's runtime on bare-metal Cortex-M4F, M7 and M55 under qemu-system-arm.
+#   run_cortex_m_test.sh KFM_TOOL [WORK_DIR]
+# KFM_TOOL is a host kfm. make_model.sh fits a 12 -> 256 SSF Gaussian three-class model on 'kfm synth'
+# data, exports its C header and writes 300 held-out rows as a header; then per core it builds the
+# runtime with toolchains/cortex-m.cmake and the programs of this directory (one build directory per core,
+# under WORK_DIR: default a temporary directory), and runs two of them on the core's QEMU board with
+# semihosting:
+#   kfm_predict_firmware  labels identical to the host's 'kfm predict' on the same rows, scores within
+#                         1e-5 relative to max(|score|, 1), and the ISA the runtime chose is scalar
+#   kfm_kernel_check      every kernel of the table against its plain reference: no FAIL line
+# It also checks that configuring for an M-profile core with NEON flags, or without the scalar table,
+# fails. Prints one line per check and exits non-zero when any fails.
+# Needs gcc-arm-none-eabi, libnewlib-arm-none-eabi, libstdc++-arm-none-eabi-dev, qemu-system-arm
+# (scripts/install-deps.sh), CMake and Ninja, coreutils and awk.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+tool=$1
+if [ -n "${2:-}" ]; then
+  work=$2
+  mkdir -p "$work"
+else
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+fi
+toolchain=$root/toolchains/cortex-m.cmake
+qemu_timeout=${KFM_CORTEX_M_QEMU_TIMEOUT:-120}
+failures=0
+check() {  # check NAME STATUS: one line per check
+  if [ "$2" -eq 0 ]; then echo "cortex-m: $1: ok"; else echo "cortex-m: $1: FAILED"; failures=$((failures + 1)); fi
+}
+
+# ---- the model, the rows and the host's predictions (make_model.sh)
+m=$work/model
+rows=300
+"$here/make_model.sh" "$tool" "$m" >"$work/model.log" 2>&1
+status=$?
+[ $status -eq 0 ] || cat "$work/model.log"
+check "model (host kfm fit, predict, export)" $status
+
+# ---- configure-time refusals of NEON on M-profile
+for bad in "-DCMAKE_CXX_FLAGS=-mcpu=cortex-m4 -mfpu=neon -mfloat-abi=hard" -DKFM_SCALAR_TABLE=OFF; do
+  rm -rf "$work/refuse"
+  if [ "$bad" = -DKFM_SCALAR_TABLE=OFF ]; then args=(--toolchain "$toolchain" "$bad")
+  else
+    # A plain bare-metal toolchain (CMAKE_SYSTEM_PROCESSOR=arm, as a user would write it) with NEON flags.
+    printf '%s\n' 'set(CMAKE_SYSTEM_NAME Generic)' 'set(CMAKE_SYSTEM_PROCESSOR arm)' \
+      'set(CMAKE_CXX_COMPILER arm-none-eabi-g++)' 'set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)' >"$work/plain.cmake"
+    args=(--toolchain "$work/plain.cmake" -DKFM_RUNTIME_ONLY=ON "$bad")
+  fi
+  if cmake -S "$root" -B "$work/refuse" -G Ninja "${args[@]}" >"$work/refuse.log" 2>&1; then
+    echo "cortex-m: configure with $bad succeeded"; check "NEON refused at configure time ($bad)" 1
+  else
+    grep -q "M-profile" "$work/refuse.log"; check "NEON refused at configure time ($bad)" $?
+  fi
+done
+rm -rf "$work/refuse"
+
+# ---- per core: build, run under QEMU, compare
+for core in cortex-m4 cortex-m7 cortex-m55; do
+  b=$work/$core
+  start=$(date +%s)
+  if ! cmake -S "$here" -B "$b" -G Ninja --toolchain "$toolchain" -DKFM_CORTEX_M_CPU=$core \
+         -DCMAKE_BUILD_TYPE=MinSizeRel -DKFM_MODEL_DIR="$m" >"$b.configure.log" 2>&1; then
+    cat "$b.configure.log"; check "$core build" 1; continue
+  fi
+  if ! cmake --build "$b" >"$b.build.log" 2>&1; then
+    tail -40 "$b.build.log"; check "$core build" 1; continue
+  fi
+  board=$(sed -n 's/^KFM_CORTEX_M_BOARD:INTERNAL=//p' "$b/CMakeCache.txt")
+  run() { timeout "$qemu_timeout" qemu-system-arm -M "$board" -semihosting -nographic -monitor none -serial none \
+            -kernel "$b/$1.elf"; }
+  run kfm_predict_firmware >"$b/device.txt" 2>&1
+  status=$?
+  if [ $status -ne 0 ]; then tail -5 "$b/device.txt"; echo "cortex-m: $core: kfm_predict_firmware exited with $status"; fi
+  grep -qx "isa scalar" "$b/device.txt" || { echo "cortex-m: $core: the runtime did not choose scalar"; status=1; }
+  grep -v '^isa ' "$b/device.txt" >"$b/device_rows.txt"
+  awk -v core=$core -v expected=$rows 'NR == FNR { host[FNR] = $0; next }
+       { split(host[FNR], h, " "); count++
+         if ($1 != h[1]) { printf "cortex-m: %s row %d: device label %s, host %s\n", core, FNR, $1, h[1]; bad++ }
+         for (j = 2; j <= NF; j++) {
+           scale = h[j] < 0 ? -h[j] : h[j]; if (scale < 1) scale = 1
+           diff = $j - h[j]; if (diff < 0) diff = -diff
+           if (diff > 1e-5 * scale) { printf "cortex-m: %s row %d score %d: device %s, host %s\n", core, FNR, j - 1, $j, h[j]; bad++ }
+           if (diff / scale > worst) worst = diff / scale } }
+       END { if (count != expected) { printf "cortex-m: %s: the device printed %d rows, expected %d\n", core, count, expected; exit 1 }
+             printf "cortex-m: %s: %d rows, labels identical, largest relative score difference %.3g\n", core, count, worst
+             exit bad > 0 }' "$m/host.txt" "$b/device_rows.txt" || status=1
+  check "$core predict on $board against the host" $status
+  run kfm_kernel_check >"$b/kernels.txt" 2>&1
+  status=$?
+  grep -E '^(FAIL|kernels:)' "$b/kernels.txt" | sed "s/^/cortex-m: $core: /"
+  if [ $status -ne 0 ] || grep -q '^FAIL' "$b/kernels.txt" || ! grep -q '^kernels: .* 0 failed' "$b/kernels.txt"; then
+    tail -5 "$b/kernels.txt"; status=1
+  fi
+  check "$core kernels on $board" $status
+  echo "cortex-m: $core: $(( $(date +%s) - start )) s"
+done
+
+echo "cortex-m: $failures failed"
+[ $failures -eq 0 ]
