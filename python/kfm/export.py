@@ -17,6 +17,7 @@ SCORE_TOLERANCE relative to max(|score|, 1); otherwise it raises ValueError nami
 scaling float32 cannot hold, and writes nothing.
 """
 import os
+import warnings
 
 import numpy as np
 from sklearn.exceptions import NotFittedError
@@ -189,7 +190,13 @@ def _check_rows(X, scaler, input_dim):
 def _check_model(pipeline, model, rows, scaler, shift, scale):
     """ValueError unless `model` gives the pipeline's labels and scores on `rows` (SCORE_TOLERANCE)."""
     classifier = model.task != "regression"
-    expected = np.asarray(pipeline.decision_function(rows) if classifier else pipeline.predict(rows), np.float64)
+    with warnings.catch_warnings():
+        # The check rows are an array: a pipeline fitted on named columns warns that they have no names.
+        warnings.filterwarnings("ignore", message="X does not have valid feature names")
+        expected = pipeline.decision_function(rows) if classifier else pipeline.predict(rows)
+        pipeline_labels = pipeline.predict(rows) if classifier else None
+        in_pipeline = scaler[1].transform(rows) if scaler is not None else None
+    expected = np.asarray(expected, np.float64)
     actual = np.asarray(model.decision_function(rows) if classifier else model.predict(rows), np.float64)
     expected = expected.reshape(actual.shape)
     relative = np.abs(actual - expected) / np.maximum(np.abs(expected), 1.0)
@@ -199,12 +206,12 @@ def _check_model(pipeline, model, rows, scaler, shift, scale):
         problem = (f"its scores differ from the pipeline's by {relative[worst]:.3g} relative at row {worst[0]} "
                    f"(the tolerance is {SCORE_TOLERANCE:g})")
     elif classifier:
-        differ = (model.predict(rows) != pipeline.predict(rows)) & ~_near_tie(expected)
+        differ = (model.predict(rows) != pipeline_labels) & ~_near_tie(expected)
         if differ.any():
             problem = f"its label differs from the pipeline's at row {int(np.flatnonzero(differ)[0])}"
     if problem is not None:
         raise ValueError(f"the exported model would not equal the pipeline: {problem}; "
-                         f"{_likely_cause(rows, scaler, shift, scale)}")
+                         f"{_likely_cause(rows, in_pipeline, scaler, shift, scale)}")
 
 
 def _near_tie(scores):
@@ -219,11 +226,12 @@ def _near_tie(scores):
     return np.abs(top - second) <= 2.0 * SCORE_TOLERANCE * size
 
 
-def _likely_cause(rows, scaler, shift, scale):
-    """The column whose float32 scaling departs most from the pipeline's float64 one, or the head."""
+def _likely_cause(rows, in_pipeline, scaler, shift, scale):
+    """The column whose float32 scaling (PREP) departs most from the pipeline's float64 one (in_pipeline:
+    the scaler's output), or the head."""
     if scaler is not None:
         name, step = scaler
-        in_pipeline = step.transform(rows).astype(np.float32).astype(np.float64)  # what the pipeline's map sees
+        in_pipeline = in_pipeline.astype(np.float32).astype(np.float64)  # what the pipeline's map sees
         in_model = (rows.astype(np.float32) - shift.astype(np.float32)) * scale.astype(np.float32)  # PREP, float32
         error = np.abs(in_model.astype(np.float64) - in_pipeline).max(axis=0)
         column = int(np.argmax(error))

@@ -353,3 +353,13 @@ def test_near_ties_are_the_only_label_differences_the_check_allows():
     assert _near_tie(np.array([0.0, SCORE_TOLERANCE, 3 * SCORE_TOLERANCE])).tolist() == [True, True, False]
     scores = np.array([[1.0, 1.0 + SCORE_TOLERANCE, -5.0], [1.0, 1.1, 0.0], [1e4, 1e4 + 1.0, 0.0]])
     assert _near_tie(scores).tolist() == [True, False, True]
+
+
+def test_the_refusal_names_a_named_column(tmp_path):
+    X, y = offset_regression(1e8, 1.0)
+    pipe = fit(pipeline(StandardScaler(), features(method="rff", gamma=0.3), Ridge(alpha=0.1)), X, y)
+    pipe.named_steps["scale"].feature_names_in_ = np.array(["a", "b", "offset", "d"], dtype=object)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the check's own rows have no names: no warning about them either
+        with pytest.raises(ValueError, match="column 2 \\('offset'\\) is the cause"):
+            export(pipe, tmp_path / "model.kfm")
