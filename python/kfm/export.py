@@ -242,4 +242,5 @@ def _likely_cause(rows, in_pipeline, scaler, shift, scale):
                     f"'{name}' as (x - {shift[column]:.9g}) * {scale[column]:.3g}, which float32 inputs and "
                     f"arithmetic hold only to {error[column]:.3g} after scaling (about 7 significant digits); "
                     "subtract the column's offset in float64 before the pipeline (or drop the column) and refit")
-    return "no input column loses precision in float32, so the linear head's float32 sums do (weights too large?)"
+    return ("no input column loses precision in float32, so the head does: its weights, stored in float32, are "
+            "so large that their rounding shows in scores made of cancelling terms")

@@ -363,3 +363,17 @@ def test_the_refusal_names_a_named_column(tmp_path):
         warnings.simplefilter("error")  # the check's own rows have no names: no warning about them either
         with pytest.raises(ValueError, match="column 2 \\('offset'\\) is the cause"):
             export(pipe, tmp_path / "model.kfm")
+
+
+def test_a_head_float32_cannot_hold_is_refused_naming_the_head(tmp_path):
+    # Weights of 1e6 in directions the rows' features do not reach: the pipeline's scores are unchanged on
+    # X, but float32 weights turn the cancelling terms into errors of about 0.1.
+    X, y = regression(1, n=50)
+    X, y = X[:50], y[:50]
+    pipe = fit(pipeline(None, features(), Ridge(alpha=0.5)), X, y)
+    phi = pipe.named_steps["map"].transform(X)
+    null_space = np.linalg.svd(phi)[2][len(X):]  # rows orthogonal to every feature vector of X
+    pipe.named_steps["head"].coef_ = pipe.named_steps["head"].coef_ + 1e6 * null_space.sum(axis=0)
+    with pytest.raises(ValueError, match="no input column loses precision in float32, so the head does"):
+        export(pipe, tmp_path / "model.kfm", X)
+    assert not os.path.exists(tmp_path / "model.kfm")
