@@ -61,8 +61,16 @@ def _python_names(message):
     return re.sub(r"--([a-z][a-z-]*)", lambda m: m.group(1).replace("-", "_"), message)
 
 
+def _require_dense(X, name="X"):
+    """TypeError for a SciPy sparse matrix or array, which np.asarray would turn into a 0-d object array."""
+    if type(X).__module__.startswith("scipy.sparse"):
+        raise TypeError(f"{name} is a sparse {type(X).__name__}: kfm maps dense rows only; convert it with "
+                        f"{name}.toarray() (the features of a sparse row are dense anyway)")
+
+
 def _rows_float32(X, name="X"):
     """X as a 2-D float32 C-contiguous array: the caller's own array when it already is one (no copy)."""
+    _require_dense(X, name)
     X = np.asarray(X)
     if X.ndim != 2:
         raise ValueError(f"{name} must be 2-D (n_samples, n_features), got shape {X.shape}")
@@ -78,6 +86,10 @@ class FeatureMap:
     one; the keyword names are `kfm build`'s options with '_' for '-' (radial_points, fft_size,
     arccos_pairs, resample_radii=True, ...). FeatureMap.load(path) and FeatureMap.from_bytes(data) read
     one. Invalid options or files raise ValueError with the library's message.
+
+    isa ("auto" or one of kfm.isas()) pins the kernels the runtime uses; a pinned ISA is part of the
+    map's identity: it survives pickling and kfm.dask (a host without that ISA refuses the map rather
+    than computing other float bits), and maps are equal when their bytes and `requested_isa` are.
 
     data (a 2-D array, rows x input_dim) is `kfm build --data`: the rows method="nystroem" chooses its
     `features` landmarks from (landmark_init="uniform" or "kmeans++"), and the rows sigma="median" or
@@ -115,7 +127,8 @@ class FeatureMap:
 
     @classmethod
     def load(cls, path, isa="auto"):
-        """A map from a .kfm file (ValueError naming the file when it is unreadable or does not verify)."""
+        """A map from a .kfm file (FileNotFoundError when it does not exist, ValueError naming the file when
+        it is unreadable or does not verify)."""
         data = _kfm.read_file(os.fspath(path))
         try:
             return cls.from_bytes(data, isa)
@@ -124,6 +137,7 @@ class FeatureMap:
 
     def _open(self, data, isa):
         self._map = _kfm.Map(data, isa)
+        self._requested_isa = isa
 
     def to_bytes(self):
         """The .kfm file's bytes."""
@@ -134,20 +148,22 @@ class FeatureMap:
         _kfm.write_file(os.fspath(path), self._map.data())
 
     def __getstate__(self):
-        return {"data": self._map.data()}
+        return {"data": self._map.data(), "isa": self._requested_isa}
 
     def __setstate__(self, state):
-        self._open(state["data"], "auto")
+        self._open(state["data"], state.get("isa", "auto"))
 
     def __eq__(self, other):
-        return isinstance(other, FeatureMap) and self.to_bytes() == other.to_bytes()
+        return (isinstance(other, FeatureMap) and self.to_bytes() == other.to_bytes()
+                and self.requested_isa == other.requested_isa)
 
     def __hash__(self):
-        return hash(self.to_bytes())
+        return hash((self.to_bytes(), self.requested_isa))
 
     def __repr__(self):
+        pinned = "" if self.requested_isa == "auto" else f", isa={self.requested_isa!r}"
         return (f"FeatureMap(method={self.method!r}, kernel={self.kernel!r}, input_dim={self.input_dim}, "
-                f"output_dim={self.output_dim})")
+                f"output_dim={self.output_dim}{pinned})")
 
     input_dim = property(lambda self: self._map.input_dim, doc="d, the input dimension")
     output_dim = property(lambda self: self._map.output_dim, doc="D, the number of features")
@@ -156,6 +172,8 @@ class FeatureMap:
     method = property(lambda self: self._map.method)
     kernel = property(lambda self: self._map.kernel)
     isa = property(lambda self: self._map.isa, doc="the ISA the runtime runs this map with")
+    requested_isa = property(lambda self: self._requested_isa,
+                             doc="the isa argument the map was opened with: 'auto' or the pinned ISA")
 
     def workspace_bytes(self, batch=1):
         """Scratch bytes the runtime needs to map `batch` rows at once (what a device must reserve)."""
@@ -171,6 +189,7 @@ class FeatureMap:
         """phi of every row of X (n, input_dim): float32 (n, output_dim) for float32 input, float64 for
         float64 input (computed in float32). C or Fortran order; a float32 C-contiguous X is read in
         place. Rows are split over n_jobs threads (None or -1: every core) with the GIL released."""
+        _require_dense(X)
         X = np.asarray(X)
         out_dtype = np.float64 if X.dtype == np.float64 else np.float32
         rows = _rows_float32(X)
@@ -217,12 +236,14 @@ class Model:
 
     def __init__(self, path, isa="auto"):
         self._map = FeatureMap.load(path, isa)._map
+        self._requested_isa = isa
         self._require_head(os.fspath(path))
 
     @classmethod
     def from_bytes(cls, data, isa="auto"):
         self = cls.__new__(cls)
         self._map = FeatureMap.from_bytes(data, isa)._map
+        self._requested_isa = isa
         self._require_head("the data")
         return self
 
@@ -239,7 +260,7 @@ class Model:
 
     def feature_map(self):
         """The model file as a FeatureMap (its transform applies the model's input scaling first)."""
-        return FeatureMap.from_bytes(self._map.data())
+        return FeatureMap.from_bytes(self._map.data(), self._requested_isa)
 
     def _run(self, X):
         rows = _rows_float32(X)
@@ -271,4 +292,6 @@ class Model:
         y = y.reshape(predicted.shape).astype(np.float64)
         residual = ((y - predicted) ** 2).sum(axis=0)
         total = ((y - y.mean(axis=0)) ** 2).sum(axis=0)
-        return float(np.mean(1.0 - residual / total))
+        # A constant target (total 0) scores 1 when predicted exactly and 0 otherwise, as r2_score does.
+        r2 = np.where(total > 0, 1.0 - residual / np.where(total > 0, total, 1.0), np.where(residual == 0, 1.0, 0.0))
+        return float(np.mean(r2))

@@ -6,8 +6,18 @@ Ridge, SGDRegressor (regression, Ridge also with several outputs), RidgeClassifi
 LinearSVC, SGDClassifier (binary or multiclass, integer labels). Every head's prediction is a linear
 decision function of the features followed by the rule the model file stores (sign for binary, argmax
 for multiclass), so kfm.Model(path).predict(X) equals pipeline.predict(X).
+
+The model runs in float32 (a device's inputs are float32 and PREP computes (x - shift) * scale in
+float32), where the pipeline scales in float64. That is equal to float rounding for ordinary data, but a
+column whose values float32 cannot resolve at the scaler's scale (Unix timestamps, values offset by
+1e8) would give another answer. So export checks the model it made against the pipeline before it
+returns anything: on the rows X it is given, or else on rows drawn from the scaler's own statistics, the
+model's labels must equal the pipeline's and its scores (values for regression) must be within
+SCORE_TOLERANCE relative to max(|score|, 1); otherwise it raises ValueError naming the column whose
+scaling float32 cannot hold, and writes nothing.
 """
 import os
+import warnings
 
 import numpy as np
 from sklearn.exceptions import NotFittedError
@@ -17,9 +27,15 @@ from sklearn.preprocessing import MinMaxScaler, StandardScaler
 from sklearn.svm import LinearSVC
 from sklearn.utils.validation import check_is_fitted
 
-from . import FeatureMap, _kfm
+from . import FeatureMap, Model, _kfm
 
-__all__ = ["export", "export_bytes"]
+__all__ = ["export", "export_bytes", "SCORE_TOLERANCE"]
+
+# The documented agreement between a model and its pipeline: scores within this much relative to
+# max(|score|, 1), labels identical except where the pipeline's own top two scores tie within it.
+SCORE_TOLERANCE = 1e-4
+# Rows drawn from the scaler's statistics when export is given no rows to check on.
+_STATISTICS_ROWS = 256
 
 _SCALERS = (StandardScaler, MinMaxScaler)
 _REGRESSORS = (Ridge, SGDRegressor)
@@ -32,19 +48,26 @@ _INT32 = np.iinfo(np.int32)
 _MODEL_SECTIONS = {"PREP", "TASK", "HEAD", "BIAS", "LABL"}
 
 
-def export(pipeline, path):
+def export(pipeline, path, X=None):
     """Writes the model file of a fitted `pipeline` to `path` (atomically) and returns its bytes.
 
-    Raises TypeError for a pipeline with steps other than the supported ones (the message lists them)
-    and ValueError for an unfitted pipeline or one the model file cannot represent (non-integer labels,
-    MinMaxScaler(clip=True), a transformer whose map already carries a model)."""
-    data = export_bytes(pipeline)
+    X (optional, rows x n_features, e.g. the test rows) is where the model is checked against the
+    pipeline; without it the check uses 256 rows drawn from the scaler's statistics (StandardScaler:
+    mean_ + scale_ z with z standard normal, a spread of 1 without scale_; MinMaxScaler: uniform
+    between data_min_ and data_max_), and a pipeline without a scaler, whose model computes what the
+    pipeline does, is not checked. Raises TypeError for a pipeline with steps other than the supported
+    ones (the message lists them) and ValueError for an unfitted pipeline, one the model file cannot
+    represent (non-integer labels, MinMaxScaler(clip=True), a transformer whose map already carries a
+    model), or one whose model would disagree with it beyond SCORE_TOLERANCE (the message names the
+    column); nothing is written then."""
+    data = export_bytes(pipeline, X)
     _kfm.write_file(os.fspath(path), data)
     return data
 
 
-def export_bytes(pipeline):
-    """The bytes of the model file `export` would write (verified like kfm::open)."""
+def export_bytes(pipeline, X=None):
+    """The bytes of the model file `export` would write (verified like kfm::open, checked against the
+    pipeline on X or on rows drawn from the scaler's statistics, as export)."""
     if not isinstance(pipeline, Pipeline):
         raise TypeError(f"export takes {_SUPPORTED}; got {type(pipeline).__name__}")
     steps = [(name, step) for name, step in pipeline.steps if step is not None and step != "passthrough"]
@@ -56,7 +79,11 @@ def export_bytes(pipeline):
     feature_map = _feature_map(map_name, transformer)
     shift, scale = _scaling(scaler, feature_map.input_dim) if scaler else (None, None)
     task, weights, bias, labels = _head(head_name, head, feature_map.output_dim)
-    return _kfm.model_bytes(feature_map.to_bytes(), shift, scale, task, weights, bias, labels)
+    data = _kfm.model_bytes(feature_map.to_bytes(), shift, scale, task, weights, bias, labels)
+    rows = _check_rows(X, scaler, feature_map.input_dim)
+    if rows is not None:
+        _check_model(pipeline, Model.from_bytes(data), rows, scaler, shift, scale)
+    return data
 
 
 def _require_fitted(name, step):
@@ -137,3 +164,83 @@ def _int32_labels(name, classes):
         raise ValueError(f"step '{name}': class labels must fit in int32 (kfm model files store int32 labels), "
                          f"got labels from {classes.min()} to {classes.max()}")
     return [int(c) for c in classes]
+
+
+def _check_rows(X, scaler, input_dim):
+    """The float64 rows export checks the model on (None: no check)."""
+    if X is not None:
+        rows = np.asarray(X, dtype=np.float64)
+        if rows.ndim != 2 or rows.shape[1] != input_dim or rows.shape[0] == 0:
+            raise ValueError(f"X (the rows export checks the model on) must have shape (n >= 1, {input_dim}), "
+                             f"got {rows.shape}")
+        if not np.isfinite(rows).all():
+            raise ValueError("X (the rows export checks the model on) must be finite")
+        return rows
+    if scaler is None:
+        return None
+    scaler = scaler[1]
+    draws = np.random.default_rng(0)
+    if isinstance(scaler, StandardScaler):
+        center = scaler.mean_ if scaler.mean_ is not None else np.zeros(input_dim)
+        spread = scaler.scale_ if scaler.scale_ is not None else np.ones(input_dim)
+        return center + spread * draws.standard_normal((_STATISTICS_ROWS, input_dim))
+    return scaler.data_min_ + scaler.data_range_ * draws.random((_STATISTICS_ROWS, input_dim))
+
+
+def _check_model(pipeline, model, rows, scaler, shift, scale):
+    """ValueError unless `model` gives the pipeline's labels and scores on `rows` (SCORE_TOLERANCE)."""
+    classifier = model.task != "regression"
+    with warnings.catch_warnings():
+        # The check rows are an array: a pipeline fitted on named columns warns that they have no names.
+        warnings.filterwarnings("ignore", message="X does not have valid feature names")
+        expected = pipeline.decision_function(rows) if classifier else pipeline.predict(rows)
+        pipeline_labels = pipeline.predict(rows) if classifier else None
+        in_pipeline = scaler[1].transform(rows) if scaler is not None else None
+    expected = np.asarray(expected, np.float64)
+    actual = np.asarray(model.decision_function(rows) if classifier else model.predict(rows), np.float64)
+    expected = expected.reshape(actual.shape)
+    relative = np.abs(actual - expected) / np.maximum(np.abs(expected), 1.0)
+    worst = np.unravel_index(np.argmax(relative), relative.shape)
+    problem = None
+    if relative[worst] > SCORE_TOLERANCE:
+        problem = (f"its scores differ from the pipeline's by {relative[worst]:.3g} relative at row {worst[0]} "
+                   f"(the tolerance is {SCORE_TOLERANCE:g})")
+    elif classifier:
+        differ = (model.predict(rows) != pipeline_labels) & ~_near_tie(expected)
+        if differ.any():
+            problem = f"its label differs from the pipeline's at row {int(np.flatnonzero(differ)[0])}"
+    if problem is not None:
+        raise ValueError(f"the exported model would not equal the pipeline: {problem}; "
+                         f"{_likely_cause(rows, in_pipeline, scaler, shift, scale)}")
+
+
+def _near_tie(scores):
+    """Rows whose top two decision values (binary: the score and 0) are within the tolerance of a tie,
+    where float32 and float64 arithmetic may rightly choose different labels."""
+    if scores.ndim == 1:
+        top, second = np.abs(scores), np.zeros_like(scores)
+    else:
+        ordered = np.sort(scores, axis=1)
+        top, second = ordered[:, -1], ordered[:, -2]
+    size = np.maximum(np.maximum(np.abs(top), np.abs(second)), 1.0)
+    return np.abs(top - second) <= 2.0 * SCORE_TOLERANCE * size
+
+
+def _likely_cause(rows, in_pipeline, scaler, shift, scale):
+    """The column whose float32 scaling (PREP) departs most from the pipeline's float64 one (in_pipeline:
+    the scaler's output), or the head."""
+    if scaler is not None:
+        name, step = scaler
+        in_pipeline = in_pipeline.astype(np.float32).astype(np.float64)  # what the pipeline's map sees
+        in_model = (rows.astype(np.float32) - shift.astype(np.float32)) * scale.astype(np.float32)  # PREP, float32
+        error = np.abs(in_model.astype(np.float64) - in_pipeline).max(axis=0)
+        column = int(np.argmax(error))
+        if error[column] > 1e-5:  # well above float32 rounding of values of order 1 (6e-8)
+            names = getattr(step, "feature_names_in_", None)
+            label = f"column {column}" + (f" ({names[column]!r})" if names is not None else "")
+            return (f"{label} is the cause: its values (around {np.median(rows[:, column]):.9g}) are scaled by "
+                    f"'{name}' as (x - {shift[column]:.9g}) * {scale[column]:.3g}, which float32 inputs and "
+                    f"arithmetic hold only to {error[column]:.3g} after scaling (about 7 significant digits); "
+                    "subtract the column's offset in float64 before the pipeline (or drop the column) and refit")
+    return ("no input column loses precision in float32, so the head does: its weights, stored in float32, are "
+            "so large that their rounding shows in scores made of cancelling terms")

@@ -38,7 +38,13 @@ QUADRATURE_BATCH_NOTE = (
 
 
 class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
-    """Structured random features approximating a kernel: transform(X) . transform(Y).T ~ k(X, Y).
+    """Structured random features approximating a kernel k.
+
+    For most methods transform(X) . transform(Y).T ~ k(X, Y), as for RBFSampler. Maps with negative
+    features (negative_dim_ > 0 after fit: quadrature, and gorf and grff on most kernels) estimate
+    k(x, y) as phi(x) . J phi(y) with J = diag(1, ..., 1, -1, ..., -1) over their last negative_dim_
+    features: for them the plain dot product is NOT the kernel estimate; use kernel_estimate(X, Y).
+    A linear model on transform(X) (the usual pipeline) is unaffected: its weights take either sign.
 
     Parameters
     ----------
@@ -92,6 +98,9 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         The map (its file bytes: `feature_map_.to_bytes()`; `feature_map_.save(path)` writes a .kfm).
     n_components_ : int
         The number of features transform outputs.
+    negative_dim_ : int
+        How many of the last features count negatively in the kernel estimate. 0: transform(X) .
+        transform(Y).T estimates k(X, Y). Above 0: only kernel_estimate(X, Y) does.
     gamma_ : float or None
         The gamma used (None for the kernels that have none).
     n_features_in_ : int
@@ -189,6 +198,7 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
             # The library's reason, with the data it was asked to fit.
             raise ValueError(f"{e} (fitting X with n_samples={X.shape[0]}, n_features={X.shape[1]})") from None
         self.n_components_ = self.feature_map_.output_dim
+        self.negative_dim_ = self.feature_map_.negative_dim
         return self
 
     def transform(self, X):
@@ -198,7 +208,8 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         return self.feature_map_.transform(X, n_jobs=self.n_jobs)
 
     def kernel_estimate(self, X, Y=None):
-        """The estimated kernel matrix transform(X) J transform(Y).T (J: the features' signature)."""
+        """The estimated kernel matrix transform(X) J transform(Y).T, J = diag(1, ..., 1, -1, ..., -1) with
+        negative_dim_ entries -1: equal to transform(X) . transform(Y).T when negative_dim_ == 0."""
         check_is_fitted(self)
         X = self._validate_data(X, reset=False, dtype=[np.float64, np.float32])
         Y = None if Y is None else self._validate_data(Y, reset=False, dtype=[np.float64, np.float32])

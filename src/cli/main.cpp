@@ -188,7 +188,10 @@ const char* const export_help = R"(usage: kfm export FILE.kfm --c-header OUT.h -
 Writes a C99 header holding the verified file as 'static const unsigned char SYMBOL[]' (8-byte aligned,
 as kfm_open requires) and the macros SYMBOL_SIZE, SYMBOL_INPUT_DIM, SYMBOL_OUTPUT_COUNT (the head's k,
 or output_dim for a map without a head) and SYMBOL_WORKSPACE_BYTES (kfm_workspace_bytes for one vector),
-so firmware sizes static buffers at compile time (examples/device shows the use).
+so firmware sizes static buffers at compile time (examples/device shows the use). SYMBOL is the macros'
+upper-case prefix (kfm_model: KFM_MODEL_SIZE), so it must be lower case (a C identifier of a-z, 0-9, _);
+C and C++ keywords, reserved names (leading _, __, a _t ending), main and what kfm.h declares are
+refused. The array is written as it is read, so a large map needs no memory beyond its own.
 )";
 
 int dispatch(const std::string& command, const std::vector<std::string>& rest) {

@@ -6,6 +6,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -228,6 +231,29 @@ py::bytes model_bytes(const py::bytes& map_bytes, const py::object& shift, const
     }
 }
 
+// A file name for the C library: one containing NUL would be cut at it by open() (a\0b.kfm naming 'a').
+void checked_path(const std::string& path) {
+    if (path.find('\0') != std::string::npos)
+        throw py::value_error("file name '" + path.substr(0, path.find('\0')) +
+                              "\\0...' contains a NUL character, which no file name can hold");
+}
+
+py::bytes read_file(const std::string& path) {
+    checked_path(path);
+    std::vector<std::uint8_t> bytes;
+    try {
+        bytes = kfm::offline::read_regular_file(path);
+    } catch (const std::runtime_error& e) {
+        struct stat st;
+        if (::stat(path.c_str(), &st) != 0 && errno == ENOENT) {
+            PyErr_SetObject(PyExc_FileNotFoundError, py::make_tuple(ENOENT, std::strerror(ENOENT), path).ptr());
+            throw py::error_already_set();
+        }
+        throw py::value_error(e.what());
+    }
+    return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
 double bandwidth(const py::array& x, bool median) {
     require_rows(x, "X", 0, false);
     const auto* p = static_cast<const float*>(x.data());
@@ -253,16 +279,9 @@ PYBIND11_MODULE(_kfm, m) {
     m.def("build_map", &build_map, py::arg("words"), py::arg("data") = py::none());
     m.def("model_bytes", &model_bytes, py::arg("map_bytes"), py::arg("shift"), py::arg("scale"), py::arg("task"),
           py::arg("weights"), py::arg("bias"), py::arg("labels"));
-    m.def("read_file", [](const std::string& path) {
-        std::vector<std::uint8_t> bytes;
-        try {
-            bytes = kfm::offline::read_regular_file(path);
-        } catch (const std::runtime_error& e) {
-            throw py::value_error(e.what());
-        }
-        return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-    });
+    m.def("read_file", &read_file);
     m.def("write_file", [](const std::string& path, const py::bytes& data) {
+        checked_path(path);
         const std::string_view view = data;
         try {
             kfm::offline::write_file_atomic(path, std::vector<std::uint8_t>(view.begin(), view.end()));

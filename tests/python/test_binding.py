@@ -1,6 +1,7 @@
 """kfm.FeatureMap and kfm.Model: the same files, features and predictions as the kfm tool, every input
 layout, threads, the GIL released, and errors as ValueError with the library's reason."""
 import os
+import pickle
 import subprocess
 import threading
 import time
@@ -147,7 +148,7 @@ def test_errors_are_value_errors_with_the_reason(tmp_path):
     (tmp_path / "bad.kfm").write_bytes(bytes(data))
     with pytest.raises(ValueError, match="bad.kfm"):
         kfm.FeatureMap.load(tmp_path / "bad.kfm")
-    with pytest.raises(ValueError, match="missing.kfm"):
+    with pytest.raises(FileNotFoundError, match="missing.kfm"):
         kfm.FeatureMap.load(tmp_path / "missing.kfm")
     with pytest.raises(ValueError):
         m.save(tmp_path)  # a directory: refused, nothing written
@@ -213,3 +214,61 @@ def test_model_predicts_like_kfm_predict_and_scores_like_kfm_score(tmp_path):
         kfm.Model(tmp_path / "map.kfm")
     with pytest.raises(ValueError, match="X has 5 features, but the model expects 6"):
         model.predict(x[:, :5])
+
+
+def test_a_file_name_with_nul_is_refused_and_nothing_is_written(tmp_path):
+    m = kfm.FeatureMap("rff", "gaussian", 4, 16, seed=1, sigma=1.0)
+    for name in [str(tmp_path / "a\0b.kfm"), os.fsencode(tmp_path / "a\0b.kfm")]:
+        with pytest.raises(ValueError, match="NUL"):
+            m.save(name)
+        with pytest.raises(ValueError, match="NUL"):
+            kfm.FeatureMap.load(name)
+    assert list(tmp_path.iterdir()) == []
+    m.save(tmp_path / "a")
+    with pytest.raises(ValueError, match="NUL"):
+        kfm.Model(str(tmp_path / "a\0b"))  # 'a' exists: the NUL must not make it load
+
+
+def test_a_missing_file_is_file_not_found(tmp_path):
+    with pytest.raises(FileNotFoundError) as error:
+        kfm.Model(tmp_path / "none.kfm")
+    assert error.value.filename == str(tmp_path / "none.kfm")
+    with pytest.raises(ValueError, match="directory"):
+        kfm.FeatureMap.load(tmp_path)  # there but unreadable as a file: still ValueError
+
+
+def test_sparse_input_is_refused_by_name():
+    sparse = pytest.importorskip("scipy.sparse")
+    m = kfm.FeatureMap("rff", "gaussian", 4, 16, seed=1, sigma=1.0)
+    X = sparse.random(5, 4, density=0.5, format="csr", random_state=0)
+    for call in [lambda: m.transform(X), lambda: m.kernel_matrix(X), lambda: kfm.median_sigma(X)]:
+        with pytest.raises(TypeError, match="sparse csr_matrix.*toarray"):
+            call()
+
+
+@pytest.mark.skipif("scalar" not in kfm.isas() or kfm.isas()[0] == "scalar", reason="needs an ISA other than scalar")
+def test_a_pinned_isa_survives_pickling_and_is_part_of_equality():
+    pinned = kfm.FeatureMap("quadrature", "gaussian", 8, 256, seed=2, sigma=0.7, isa="scalar")
+    automatic = kfm.FeatureMap.from_bytes(pinned.to_bytes())
+    again = pickle.loads(pickle.dumps(pinned))
+    assert again.isa == "scalar" and again.requested_isa == "scalar" and "isa='scalar'" in repr(again)
+    x = rows(40, 8, seed=3) * 30.0
+    np.testing.assert_array_equal(again.transform(x), pinned.transform(x))
+    assert again == pinned and hash(again) == hash(pinned)
+    assert automatic != pinned  # the same bytes, computed with other kernels
+    assert pickle.loads(pickle.dumps(automatic)).requested_isa == "auto"
+
+
+def test_model_score_of_a_constant_target_is_that_of_r2_score():
+    from sklearn.linear_model import Ridge
+    from sklearn.metrics import r2_score
+    from sklearn.pipeline import Pipeline
+    import kfm.export
+    import kfm.sklearn
+    x = rows(50, 4).astype(np.float64)
+    pipe = Pipeline([("map", kfm.sklearn.RandomFeatures(method="rff", n_components=32, random_state=0)),
+                     ("head", Ridge())]).fit(x, x[:, 0])
+    model = kfm.Model.from_bytes(kfm.export.export_bytes(pipe))
+    constant = np.full(50, 2.0)
+    assert model.score(x, constant) == r2_score(constant, model.predict(x)) == 0.0
+    assert np.isfinite(model.score(x, constant))

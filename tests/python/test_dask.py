@@ -83,3 +83,22 @@ def test_bad_arguments_are_refused():
         kfm.dask.transform(feature_map, X)
     with pytest.raises(TypeError, match="dask.array.Array"):
         kfm.dask.transform(feature_map, data(n=10, d=3))
+
+
+@pytest.mark.skipif("scalar" not in kfm.isas() or kfm.isas()[0] == "scalar", reason="needs an ISA other than scalar")
+def test_a_pinned_isa_is_kept_on_the_workers(client):
+    # Quadrature's scalar and SIMD kernels round differently, so the comparison tells which ran.
+    X = data(n=512, d=8) * 30.0
+    pinned = kfm.FeatureMap("quadrature", "gaussian", 8, 256, seed=2, sigma=0.7, isa="scalar")
+    automatic = kfm.FeatureMap.from_bytes(pinned.to_bytes())
+    assert not np.array_equal(pinned.transform(X), automatic.transform(X))
+    mapped = kfm.dask.transform(pinned, da.from_array(X, chunks=(128, 8))).compute()
+    np.testing.assert_array_equal(mapped, pinned.transform(X))
+
+
+def test_a_refused_row_is_named_by_its_row_in_x(client):
+    X = data(n=700, d=5)
+    X[450, 2] = np.nan
+    feature_map = kfm.FeatureMap("rff", "gaussian", 5, 32, seed=1, sigma=1.0)
+    with pytest.raises(ValueError, match=r"rows 400\.\.463 of X: .*(NaN|finite)"):
+        kfm.dask.transform(feature_map, da.from_array(X, chunks=(200, 5))).compute()

@@ -282,3 +282,98 @@ def test_a_map_that_already_carries_a_model_is_refused(tmp_path):
     model = kfm.Model.from_bytes(export_bytes(pipe))
     pipe.named_steps["map"].feature_map_ = model.feature_map()
     refused(pipe, ValueError, "already carries model sections \\(BIAS, HEAD, LABL, PREP, TASK\\)", tmp_path)
+
+
+# ---- export checks its model against the pipeline: float32 inputs cannot hold every scaler's arithmetic
+
+def offset_regression(offset, spread, n=400):
+    """Rows whose column 2 is offset by `offset` with a spread of `spread`, and a target that depends on it."""
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(n, 4))
+    y = np.sin(X[:, 2]) + 0.5 * X[:, 0]
+    X[:, 2] = offset + spread * X[:, 2]
+    return X, y
+
+
+@pytest.mark.parametrize("offset, spread", [(1e8, 1.0), (1.7e9, 86400.0 / 3.5)],  # values off by 1e8; timestamps
+                         ids=["offset-1e8", "unix-timestamps-over-a-day"])
+@pytest.mark.parametrize("given_rows", [True, False], ids=["on-given-rows", "on-the-scaler-statistics"])
+def test_a_scaling_float32_cannot_hold_is_refused_naming_the_column(offset, spread, given_rows, tmp_path):
+    X, y = offset_regression(offset, spread)
+    pipe = fit(pipeline(StandardScaler(), features(method="rff", gamma=0.3), Ridge(alpha=0.1)), X, y)
+    # What the refusal prevents: a model file that answers differently from its pipeline.
+    model = kfm.Model.from_bytes(_kfm_model_bytes_unchecked(pipe))
+    assert np.max(np.abs(model.predict(X) - pipe.predict(X))) > 1e-3
+    with pytest.raises(ValueError, match="column 2 is the cause"):
+        export(pipe, tmp_path / "model.kfm", X if given_rows else None)
+    assert not os.path.exists(tmp_path / "model.kfm")
+
+
+def _kfm_model_bytes_unchecked(pipe):
+    """The model file export would make, without its check (to show what the check refuses)."""
+    from kfm import _kfm
+    from kfm.export import _feature_map, _head, _scaling
+    feature_map = _feature_map("map", pipe.named_steps["map"])
+    shift, scale = _scaling(("scale", pipe.named_steps["scale"]), feature_map.input_dim)
+    task, weights, bias, labels = _head("head", pipe.named_steps["head"], feature_map.output_dim)
+    return _kfm.model_bytes(feature_map.to_bytes(), shift, scale, task, weights, bias, labels)
+
+
+def test_an_offset_float32_holds_exports_and_is_checked_on_the_given_rows(tmp_path):
+    # Offsets float32 resolves at the data's scale pass, with or without check rows.
+    X, y = offset_regression(1e3, 1.0)
+    pipe = fit(pipeline(StandardScaler(), features(method="rff", gamma=0.3), Ridge(alpha=0.1)), X, y)
+    export(pipe, tmp_path / "a.kfm", X)
+    export(pipe, tmp_path / "b.kfm")
+    assert_close(kfm.Model(tmp_path / "a.kfm").predict(X), pipe.predict(X))
+
+
+def test_the_check_rows_are_validated(tmp_path):
+    X, y = offset_regression(0.0, 1.0)
+    pipe = fit(pipeline(MinMaxScaler(), features(), Ridge()), X, y)
+    with pytest.raises(ValueError, match=r"must have shape \(n >= 1, 4\)"):
+        export(pipe, tmp_path / "model.kfm", X[:, :3])
+    bad = X.copy()
+    bad[3, 1] = np.nan
+    with pytest.raises(ValueError, match="must be finite"):
+        export(pipe, tmp_path / "model.kfm", bad)
+    assert not os.path.exists(tmp_path / "model.kfm")
+
+
+def test_a_classifier_whose_labels_would_change_is_refused(tmp_path):
+    X, _ = offset_regression(1e8, 1.0)
+    y = (np.sin(X[:, 2] - 1e8) > 0).astype(int)
+    pipe = fit(pipeline(StandardScaler(), features(method="rff", gamma=0.3), LogisticRegression(C=100.0)), X, y)
+    with pytest.raises(ValueError, match="would not equal the pipeline.*column 2 is the cause"):
+        export(pipe, tmp_path / "model.kfm", X)
+
+
+def test_near_ties_are_the_only_label_differences_the_check_allows():
+    from kfm.export import SCORE_TOLERANCE, _near_tie
+    assert _near_tie(np.array([0.0, SCORE_TOLERANCE, 3 * SCORE_TOLERANCE])).tolist() == [True, True, False]
+    scores = np.array([[1.0, 1.0 + SCORE_TOLERANCE, -5.0], [1.0, 1.1, 0.0], [1e4, 1e4 + 1.0, 0.0]])
+    assert _near_tie(scores).tolist() == [True, False, True]
+
+
+def test_the_refusal_names_a_named_column(tmp_path):
+    X, y = offset_regression(1e8, 1.0)
+    pipe = fit(pipeline(StandardScaler(), features(method="rff", gamma=0.3), Ridge(alpha=0.1)), X, y)
+    pipe.named_steps["scale"].feature_names_in_ = np.array(["a", "b", "offset", "d"], dtype=object)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the check's own rows have no names: no warning about them either
+        with pytest.raises(ValueError, match="column 2 \\('offset'\\) is the cause"):
+            export(pipe, tmp_path / "model.kfm")
+
+
+def test_a_head_float32_cannot_hold_is_refused_naming_the_head(tmp_path):
+    # Weights of 1e6 in directions the rows' features do not reach: the pipeline's scores are unchanged on
+    # X, but float32 weights turn the cancelling terms into errors of about 0.1.
+    X, y = regression(1, n=50)
+    X, y = X[:50], y[:50]
+    pipe = fit(pipeline(None, features(), Ridge(alpha=0.5)), X, y)
+    phi = pipe.named_steps["map"].transform(X)
+    null_space = np.linalg.svd(phi)[2][len(X):]  # rows orthogonal to every feature vector of X
+    pipe.named_steps["head"].coef_ = pipe.named_steps["head"].coef_ + 1e6 * null_space.sum(axis=0)
+    with pytest.raises(ValueError, match="no input column loses precision in float32, so the head does"):
+        export(pipe, tmp_path / "model.kfm", X)
+    assert not os.path.exists(tmp_path / "model.kfm")

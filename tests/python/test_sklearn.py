@@ -149,3 +149,30 @@ def test_quadrature_rows_do_not_depend_on_their_batch_beyond_rounding():
         np.testing.assert_allclose(rf.transform(x[rows]), whole[rows], rtol=1e-4, atol=2e-6)
     assert "check_methods_subset_invariance" in rf._get_tags()["_xfail_checks"]
     assert "_xfail_checks" not in SSFSampler()._get_tags() or not SSFSampler()._get_tags()["_xfail_checks"]
+
+
+@pytest.mark.parametrize("method, kernel, options", [
+    ("quadrature", "gaussian", {"gamma": 0.1}),
+    ("gorf", "polynomial-sphere", {"degree": 3}),
+    ("grff", "polynomial-sphere", {"degree": 3}),
+    ("rff", "gaussian", {"gamma": 0.1}),
+    ("ssf", "gaussian", {"gamma": 0.1}),
+])
+def test_the_plain_dot_product_is_the_kernel_estimate_exactly_when_negative_dim_is_0(method, kernel, options):
+    X = np.random.default_rng(0).normal(size=(300, 8))
+    if kernel == "polynomial-sphere":
+        X /= np.linalg.norm(X, axis=1, keepdims=True)
+    rf = RandomFeatures(method=method, kernel=kernel, n_components=512, random_state=1, **options).fit(X)
+    assert rf.negative_dim_ == rf.feature_map_.negative_dim
+    F = rf.transform(X)
+    estimate = rf.kernel_estimate(X)
+    exact = rf.feature_map_.exact_kernel(X)
+    error = lambda K: np.linalg.norm(K - exact) / np.linalg.norm(exact)  # noqa: E731
+    if method in ("rff", "ssf"):
+        assert rf.negative_dim_ == 0
+        np.testing.assert_allclose(F @ F.T, estimate, rtol=1e-9, atol=1e-9)
+    else:
+        # What the docstring warns about: phi . phi is another, worse estimate; kernel_estimate is the one.
+        assert rf.negative_dim_ > 0
+        assert np.abs(F @ F.T - estimate).max() > 0.01
+        assert error(estimate) < error(F @ F.T)
