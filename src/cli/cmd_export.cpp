@@ -8,7 +8,6 @@
 #include <string_view>
 
 #include "cli/cli.hpp"
-#include "cli/streamed_file.hpp"
 #include "kfm/offline.hpp"
 #include "kfm/status_list.h"
 
@@ -139,7 +138,11 @@ int run_export(const std::vector<std::string>& argv) {
         usage_error("--name '" + name + "' cannot name the header's array: " + why);
     refuse_overwriting_inputs("--c-header", out, {{"FILE", args.positional()[0]}});
     const loaded_map file = load_map(args.positional()[0]);
-    write_file_streamed(out, [&](const std::function<void(std::string_view)>& write) { write_header(file, name, write); });
+    offline::output_files output;  // streamed: memory does not grow with the map
+    output.add(out, [&](const offline::output_files::sink& write) {
+        write_header(file, name, [&](std::string_view text) { write(text.data(), text.size()); });
+    });
+    output.commit();
     return 0;
 }
 

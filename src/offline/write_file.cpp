@@ -15,6 +15,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "kfm/offline.hpp"
 #include "offline/temporary_files.hpp"
@@ -178,8 +179,7 @@ void output_files::add(const std::string& path, const std::function<void(const s
         fail(what, path, err);
     };
     if (exists && ::fchmod(fd, existing.st_mode & 07777) != 0) abandon("cannot keep the permissions of", errno);
-    const sink write = [&](const void* data, std::size_t size) {
-        const auto* bytes = static_cast<const std::uint8_t*>(data);
+    auto write_all = [&](const std::uint8_t* bytes, std::size_t size) {
         std::size_t written = 0;
         while (written < size) {
             const ssize_t n = ::write(fd, bytes + written, size - written);
@@ -190,8 +190,24 @@ void output_files::add(const std::string& path, const std::function<void(const s
             written += static_cast<std::size_t>(n);
         }
     };
+    // Small pieces (a streamed header's lines) are gathered into writes of 64 KiB; large ones go directly.
+    std::vector<std::uint8_t> pending;
+    constexpr std::size_t gather = std::size_t(1) << 16;
+    const sink write = [&](const void* data, std::size_t size) {
+        const auto* bytes = static_cast<const std::uint8_t*>(data);
+        if (pending.size() + size > gather) {
+            write_all(pending.data(), pending.size());
+            pending.clear();
+        }
+        if (size >= gather) {
+            write_all(bytes, size);
+        } else {
+            pending.insert(pending.end(), bytes, bytes + size);
+        }
+    };
     try {
         produce(write);
+        write_all(pending.data(), pending.size());
     } catch (...) {
         // abandon() has already cleaned up when the write itself failed; the producer may fail too.
         if (!abandoned) {
