@@ -271,4 +271,8 @@ class Model:
         y = y.reshape(predicted.shape).astype(np.float64)
         residual = ((y - predicted) ** 2).sum(axis=0)
         total = ((y - y.mean(axis=0)) ** 2).sum(axis=0)
-        return float(np.mean(1.0 - residual / total))
+        # A constant column scores 1 when predicted exactly, else 0 (r2_score's convention, as `kfm score`).
+        constant = total == 0
+        per_output = np.where(constant, np.where(residual == 0, 1.0, 0.0),
+                              1.0 - residual / np.where(constant, 1.0, total))
+        return float(np.mean(per_output))
