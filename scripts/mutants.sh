@@ -27,6 +27,10 @@ mutants=(
   "stats-tensorsketch-repeated-hashes|src/offline/build_tensorsketch.cpp|s/c.buckets\[k \* work + i\] = h < constant ? h : h + 1;/c.buckets[k * work + i] = k > 0 ? c.buckets[i] : h < constant ? h : h + 1;/|stats|tensorsketch and maclaurin*"
   "stats-quadrature-radius-law|src/offline/radial_laws.cpp|s/const double chi = r.chi(double(dim) + 2.0);/const double chi = r.chi(double(dim));/|stats|quadrature estimators with butterfly*"
   "stats-quadrature-no-a0|src/offline/build_quadrature.cpp|s/if (scale_mixture_kernel(o.kernel.kind)) return a0;/if (scale_mixture_kernel(o.kernel.kind)) return 0.0;/|stats|quadrature estimators with butterfly*"
+  "targets-int64-through-float|src/offline/npy.cpp|s/default: return static_cast<Value>(load<std::int64_t>(p, t.swap));/default: return static_cast<Value>(static_cast<float>(load<std::int64_t>(p, t.swap)));/|offline|npy: targets read in double*"
+  "targets-int32-max-refused|src/offline/ridge.cpp|s/v > std::numeric_limits<std::int32_t>::max())/v >= std::numeric_limits<std::int32_t>::max())/|cli|targets: labels at the int32 limits*"
+  "targets-fit-reports-double-score|src/cli/cmd_fit.cpp|s/const double train = model_score(contents, x, y, x_path);/const double train = fit_score;/|cli|targets: float64 regression targets*"
+  "targets-empty-score-unchecked|src/cli/model_data.cpp|s/if (x.rows == 0) throw cli_error/if (false) throw cli_error/|cli|targets: kfm score names an empty*"
 )
 
 here=""
