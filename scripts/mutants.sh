@@ -31,6 +31,9 @@ mutants=(
   "targets-int32-max-refused|src/offline/ridge.cpp|s/v > std::numeric_limits<std::int32_t>::max())/v >= std::numeric_limits<std::int32_t>::max())/|cli|targets: labels at the int32 limits*"
   "targets-fit-reports-double-score|src/cli/cmd_fit.cpp|s/const double train = model_score(contents, x, y, x_path);/const double train = fit_score;/|cli|targets: float64 regression targets*"
   "targets-empty-score-unchecked|src/cli/model_data.cpp|s/if (x.rows == 0) throw cli_error/if (false) throw cli_error/|cli|targets: kfm score names an empty*"
+  "fit-sample-std|src/cli/cmd_fit.cpp|s/spread = std::sqrt(ss \/ double(x.rows));/spread = std::sqrt(ss \/ double(x.rows - 1));/|cli|fit: --standardize and --minmax*"
+  "fit-cv-fold-sizes|src/offline/ridge.cpp|s/(Eigen::Index(f) < extra ? 1 : 0)/(Eigen::Index(f) <= extra ? 1 : 0)/|cli|fit: --cv scores contiguous*"
+  "fit-cv-last-tie-wins|src/offline/ridge.cpp|s/if (r.mean_scores\[a\] > r.mean_scores\[r.best\]) r.best = a;/if (r.mean_scores[a] >= r.mean_scores[r.best]) r.best = a;/|cli|fit: --cv scores contiguous*"
 )
 
 here=""
