@@ -58,7 +58,8 @@ Eigen::MatrixXd features_of(const offline::map_contents& map, const offline::npy
 }
 
 // How far the written model's training score (float32, as the runtime computes it) may fall below the
-// double-precision fit's before kfm fit warns (docs/reliability.md, "Labels and targets are exact").
+// double-precision fit's before kfm fit warns (docs/reliability.md, "Scores are the model's, against the
+// targets as given").
 constexpr double float32_score_tolerance = 1e-3;
 
 // A head weight or bias as the float32 the model file stores; cli_error when it does not fit.

@@ -181,7 +181,9 @@ T load(const std::uint8_t* p, bool swap) {
 template <class Value>
 Value load_as(const std::uint8_t* p, const element_type& t) {
     switch (t.kind) {
-        case 'f': return t.size == 4 ? static_cast<Value>(load<float>(p, t.swap)) : static_cast<Value>(load<double>(p, t.swap));
+        case 'f':
+            return t.size == 4 ? static_cast<Value>(load<float>(p, t.swap))
+                               : static_cast<Value>(load<double>(p, t.swap));
         case 'i':
             switch (t.size) {
                 case 1: return static_cast<Value>(load<std::int8_t>(p, false));

@@ -81,10 +81,12 @@ Eigen::MatrixXd class_targets(const std::vector<double>& y, std::vector<std::int
     std::vector<std::int32_t> distinct;
     for (std::size_t i = 0; i < y.size(); ++i) {
         const double v = y[i];
-        const std::string where = "y: value " + exact_text(v) + " at row " + std::to_string(i);
-        if (!std::isfinite(v) || v != std::floor(v)) throw std::invalid_argument(where + " is not an integer class label");
+        const auto refuse = [&](const char* reason) {
+            throw std::invalid_argument("y: value " + exact_text(v) + " at row " + std::to_string(i) + reason);
+        };
+        if (!std::isfinite(v) || v != std::floor(v)) refuse(" is not an integer class label");
         if (v < std::numeric_limits<std::int32_t>::min() || v > std::numeric_limits<std::int32_t>::max())
-            throw std::invalid_argument(where + " is outside the int32 range of the labels a model file holds (LABL)");
+            refuse(" is outside the int32 range of the labels a model file holds (LABL)");
         distinct.push_back(static_cast<std::int32_t>(v));
     }
     std::sort(distinct.begin(), distinct.end());
@@ -131,7 +133,8 @@ double accuracy(const std::vector<std::int32_t>& predicted, const std::vector<do
 
 double r2_score(const Eigen::MatrixXd& predicted, const Eigen::MatrixXd& truth) {
     if (truth.rows() == 0) throw std::invalid_argument("r2: no samples");
-    if (predicted.rows() != truth.rows() || predicted.cols() != truth.cols()) throw std::invalid_argument("r2: shapes differ");
+    if (predicted.rows() != truth.rows() || predicted.cols() != truth.cols())
+        throw std::invalid_argument("r2: shapes differ");
     double total = 0.0;
     for (Eigen::Index c = 0; c < truth.cols(); ++c) {
         const double mean = truth.col(c).mean();

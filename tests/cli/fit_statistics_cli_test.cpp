@@ -133,7 +133,8 @@ TEST_CASE("fit: --cv scores contiguous KFold folds by mean R^2 and keeps the fir
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     const Eigen::MatrixXd phi = features(s.path("map.kfm"), d.x);
     const auto y_file = kfm::offline::read_npy(s.path("y.npy"));
-    const Eigen::VectorXd y = Eigen::Map<const Eigen::VectorXf>(y_file.data.data(), Eigen::Index(y_file.data.size())).cast<double>();
+    const Eigen::VectorXd y =
+        Eigen::Map<const Eigen::VectorXf>(y_file.data.data(), Eigen::Index(y_file.data.size())).cast<double>();
     const Eigen::Index n = phi.rows();
     double best_score = -HUGE_VAL, best_alpha = 0.0;
     for (const double alpha : {1e-3, 10.0}) {

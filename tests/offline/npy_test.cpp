@@ -142,7 +142,8 @@ TEST_CASE("npy: targets read in double keep int64, int32 and float64 values at t
                                            std::numeric_limits<std::int64_t>::min()};
     for (bool big_endian : {false, true}) {
         CAPTURE(big_endian);
-        const auto bytes = make_npy(1, dict(big_endian ? ">i8" : "<i8", false, "(7,)"), integer_payload(i64, big_endian));
+        const auto bytes =
+            make_npy(1, dict(big_endian ? ">i8" : "<i8", false, "(7,)"), integer_payload(i64, big_endian));
         // Exact up to 2^53; beyond, the nearest double (2^63 - 1 -> 2^63), still beyond every int32.
         CHECK(parse_f64(bytes).data == std::vector<double>{16777217.0, 16777219.0, -16777217.0, 9007199254740992.0,
                                                            -9007199254740992.0, 9223372036854775808.0,
@@ -164,7 +165,8 @@ TEST_CASE("npy: targets read in double keep int64, int32 and float64 values at t
                                      std::numeric_limits<double>::max(), -std::numeric_limits<double>::max()};
     for (bool big_endian : {false, true}) {
         CAPTURE(big_endian);
-        const auto bytes = make_npy(1, dict(big_endian ? ">f8" : "<f8", false, "(6,)"), payload<double>(f64, big_endian));
+        const auto bytes =
+            make_npy(1, dict(big_endian ? ">f8" : "<f8", false, "(6,)"), payload<double>(f64, big_endian));
         CHECK(parse_f64(bytes).data == f64);
         CHECK(parse(bytes).data[0] == 1e8f);
     }
