@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -55,6 +56,18 @@ std::vector<std::uint8_t> payload(const std::vector<double>& values, bool big_en
         const T t = static_cast<T>(v);
         std::uint8_t b[sizeof(T)];
         std::memcpy(b, &t, sizeof(T));  // the test hosts (x86, ARM) are little-endian
+        for (std::size_t i = 0; i < sizeof(T); ++i) out.push_back(b[big_endian ? sizeof(T) - 1 - i : i]);
+    }
+    return out;
+}
+
+// Serialises integers as they are (payload<T> goes through double, which cannot hold 2^63 - 1).
+template <class T>
+std::vector<std::uint8_t> integer_payload(const std::vector<T>& values, bool big_endian) {
+    std::vector<std::uint8_t> out;
+    for (const T t : values) {
+        std::uint8_t b[sizeof(T)];
+        std::memcpy(b, &t, sizeof(T));
         for (std::size_t i = 0; i < sizeof(T); ++i) out.push_back(b[big_endian ? sizeof(T) - 1 - i : i]);
     }
     return out;
@@ -117,6 +130,49 @@ TEST_CASE("npy: integer dtypes are converted") {
     check_2x3(parse(make_npy(1, dict("<u4", false, "(2, 3)"), payload<std::uint32_t>(c_values, false))));
     const auto neg = parse(make_npy(1, dict("|i1", false, "(3,)"), payload<std::int8_t>({-1, 1, -128}, false)));
     CHECK(neg.data == std::vector<float>{-1.f, 1.f, -128.f});
+}
+
+TEST_CASE("npy: targets read in double keep int64, int32 and float64 values at their extremes") {
+    const auto parse_f64 = [](const std::vector<std::uint8_t>& bytes) {
+        return kfm::offline::parse_npy_f64(bytes.data(), bytes.size(), "y.npy");
+    };
+    constexpr std::int64_t two_53 = std::int64_t(1) << 53;
+    const std::vector<std::int64_t> i64 = {16777217, 16777219, -16777217, two_53, -two_53,
+                                           std::numeric_limits<std::int64_t>::max(),
+                                           std::numeric_limits<std::int64_t>::min()};
+    for (bool big_endian : {false, true}) {
+        CAPTURE(big_endian);
+        const auto bytes =
+            make_npy(1, dict(big_endian ? ">i8" : "<i8", false, "(7,)"), integer_payload(i64, big_endian));
+        // Exact up to 2^53; beyond, the nearest double (2^63 - 1 -> 2^63), still beyond every int32.
+        CHECK(parse_f64(bytes).data == std::vector<double>{16777217.0, 16777219.0, -16777217.0, 9007199254740992.0,
+                                                           -9007199254740992.0, 9223372036854775808.0,
+                                                           -9223372036854775808.0});
+        CHECK(parse(bytes).data[0] == 16777216.0f);  // inputs X stay float: 2^24 + 1 rounds to 2^24
+    }
+    const std::vector<std::int32_t> i32 = {std::numeric_limits<std::int32_t>::min(),
+                                           std::numeric_limits<std::int32_t>::max(), -1, 0};
+    CHECK(parse_f64(make_npy(1, dict("<i4", false, "(2, 2)"), integer_payload(i32, false))).data ==
+          std::vector<double>{-2147483648.0, 2147483647.0, -1.0, 0.0});
+    CHECK(parse_f64(make_npy(1, dict(">i4", true, "(2, 2)"), integer_payload(i32, true))).data ==
+          std::vector<double>{-2147483648.0, -1.0, 2147483647.0, 0.0});  // Fortran order: columns first
+    const std::vector<std::uint64_t> u64 = {std::numeric_limits<std::uint64_t>::max(), 4294967295u};
+    CHECK(parse_f64(make_npy(1, dict("<u8", false, "(2,)"), integer_payload(u64, false))).data ==
+          std::vector<double>{18446744073709551616.0, 4294967295.0});
+
+    // float64 bit for bit: 1e8 plus less than float32's spacing there (8), the extremes, a subnormal.
+    const std::vector<double> f64 = {1e8 + 1e-7, 1e8 + 3 * 0.123456789, 0.1, 1e-310,
+                                     std::numeric_limits<double>::max(), -std::numeric_limits<double>::max()};
+    for (bool big_endian : {false, true}) {
+        CAPTURE(big_endian);
+        const auto bytes =
+            make_npy(1, dict(big_endian ? ">f8" : "<f8", false, "(6,)"), payload<double>(f64, big_endian));
+        CHECK(parse_f64(bytes).data == f64);
+        CHECK(parse(bytes).data[0] == 1e8f);
+    }
+    // float32 values are exact in double.
+    CHECK(parse_f64(make_npy(1, dict("<f4", false, "(2,)"), payload<float>({16777216.0, 0.1}, false))).data ==
+          std::vector<double>{16777216.0, double(0.1f)});
 }
 
 TEST_CASE("npy: a 1-D array is one row; keys in any order; empty arrays") {
