@@ -3,9 +3,12 @@
 // matching so that any malformed or hostile header yields a message instead of a misread.
 #include "offline/npy.hpp"
 
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include "kfm/offline.hpp"
@@ -244,13 +247,29 @@ basic_npy_array<Value> parse(const std::uint8_t* bytes, std::size_t size, const 
         fail(name, std::to_string(data_bytes_available - data_bytes) + " unexpected bytes after the data");
 
     const std::uint8_t* data = bytes + prefix + header_len;
+    // Element (i, j) at `offset`. A float64 beyond float32's range is refused by position and value when
+    // reading as float (the cast would be Inf, later reported as an infinite input the file does not hold).
+    auto element = [&](std::size_t offset, std::size_t i, std::size_t j) {
+        if constexpr (std::is_same_v<Value, float>) {
+            if (type.kind == 'f' && type.size == 8) {
+                const double v = load<double>(data + offset, type.swap);
+                if (std::isfinite(v) && std::fabs(v) > double(std::numeric_limits<float>::max())) {
+                    char text[32];
+                    std::snprintf(text, sizeof text, "%.9g", v);
+                    fail(name, "row " + std::to_string(i) + ", column " + std::to_string(j) + " holds " + text +
+                                   ", beyond float32's range (about +-3.4e38), in which kfm computes; rescale the data");
+                }
+                return static_cast<float>(v);
+            }
+        }
+        return load_as<Value>(data + offset, type);
+    };
     a.data.resize(count);
     if (h.fortran_order && a.ndim == 2) {
         for (std::size_t j = 0; j < a.cols; ++j)
-            for (std::size_t i = 0; i < a.rows; ++i)
-                a.data[i * a.cols + j] = load_as<Value>(data + (j * a.rows + i) * type.size, type);
+            for (std::size_t i = 0; i < a.rows; ++i) a.data[i * a.cols + j] = element((j * a.rows + i) * type.size, i, j);
     } else {
-        for (std::size_t k = 0; k < count; ++k) a.data[k] = load_as<Value>(data + k * type.size, type);
+        for (std::size_t k = 0; k < count; ++k) a.data[k] = element(k * type.size, k / (a.cols ? a.cols : 1), k % (a.cols ? a.cols : 1));
     }
     return a;
 }

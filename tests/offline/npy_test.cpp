@@ -168,7 +168,9 @@ TEST_CASE("npy: targets read in double keep int64, int32 and float64 values at t
         const auto bytes =
             make_npy(1, dict(big_endian ? ">f8" : "<f8", false, "(6,)"), payload<double>(f64, big_endian));
         CHECK(parse_f64(bytes).data == f64);
-        CHECK(parse(bytes).data[0] == 1e8f);
+        // Inputs X are float32: the largest doubles are refused by position, not turned into Inf.
+        CHECK_THROWS_WITH_AS(parse(bytes), doctest::Contains("row 0, column 4 holds 1.79769313e+308, beyond float32's range"),
+                             std::runtime_error);
     }
     // float32 values are exact in double.
     CHECK(parse_f64(make_npy(1, dict("<f4", false, "(2,)"), payload<float>({16777216.0, 0.1}, false))).data ==
@@ -346,4 +348,40 @@ TEST_CASE("npy: the shared data sets (written by NumPy) read with their document
     const auto y = kfm::offline::read_npy(std::string(KFM_SHARED_DATA_DIR) + "/letter/y_train.npy");
     CHECK(y.ndim == 1);
     CHECK(y.cols == 12000);
+}
+
+// Inputs are read as float32 (npy_array): every integer and float dtype the README lists, both byte
+// orders, at its extremes, is the nearest float; a float64 beyond float32's range is refused by position.
+TEST_CASE("npy: inputs of every dtype at its extremes read as the nearest float32") {
+    for (bool big : {false, true}) {
+        CAPTURE(big);
+        const char* order = big ? ">" : "<";
+        const auto read = [&](const std::string& code, const std::vector<std::uint8_t>& data, std::size_t n) {
+            return parse(make_npy(1, dict((code.size() == 2 && (code[1] == '1') ? "|" : order) + code, false,
+                                          "(" + std::to_string(n) + ",)"), data));
+        };
+        CHECK(read("i1", integer_payload<std::int8_t>({-128, 127}, big), 2).data == std::vector<float>{-128, 127});
+        CHECK(read("u1", integer_payload<std::uint8_t>({0, 255}, big), 2).data == std::vector<float>{0, 255});
+        CHECK(read("i2", integer_payload<std::int16_t>({-32768, 32767}, big), 2).data == std::vector<float>{-32768, 32767});
+        CHECK(read("u2", integer_payload<std::uint16_t>({0, 65535}, big), 2).data == std::vector<float>{0, 65535});
+        CHECK(read("i4", integer_payload<std::int32_t>({std::numeric_limits<std::int32_t>::min(),
+                                                        std::numeric_limits<std::int32_t>::max()}, big), 2)
+                  .data == std::vector<float>{-2147483648.0f, 2147483648.0f});
+        CHECK(read("u4", integer_payload<std::uint32_t>({0, std::numeric_limits<std::uint32_t>::max()}, big), 2).data ==
+              std::vector<float>{0, 4294967296.0f});
+        CHECK(read("i8", integer_payload<std::int64_t>({std::numeric_limits<std::int64_t>::min(),
+                                                        std::numeric_limits<std::int64_t>::max()}, big), 2)
+                  .data == std::vector<float>{-9223372036854775808.0f, 9223372036854775808.0f});
+        CHECK(read("u8", integer_payload<std::uint64_t>({0, std::numeric_limits<std::uint64_t>::max()}, big), 2).data ==
+              std::vector<float>{0, 18446744073709551616.0f});
+        const float fmax = std::numeric_limits<float>::max(), fmin = std::numeric_limits<float>::denorm_min();
+        CHECK(read("f4", payload<float>({-double(fmax), double(fmax), double(fmin)}, big), 3).data ==
+              std::vector<float>{-fmax, fmax, fmin});
+        // float64: float32's own extremes are exact; 1e-300 underflows to 0 (it is below every float).
+        CHECK(read("f8", payload<double>({-double(fmax), double(fmax), 1e-300}, big), 3).data ==
+              std::vector<float>{-fmax, fmax, 0.0f});
+        CHECK_THROWS_WITH_AS(read("f8", payload<double>({1.0, -1e39}, big), 2),
+                             doctest::Contains("row 0, column 1 holds -1e+39, beyond float32's range"),
+                             std::runtime_error);
+    }
 }
