@@ -60,8 +60,7 @@ u64 mul_q62(u64 a, u64 b) {
 float q62_to_float(i64 v) {
     if (v == 0) return 0.0f;
     u64 u = v < 0 ? u64(-v) : u64(v);
-    int bits = 64;
-    while ((u >> (bits - 1)) == 0) --bits;
+    int bits = 64 - __builtin_clzll(u);
     u64 mantissa = u;
     if (bits > 24) {
         const unsigned drop = unsigned(bits - 24);
@@ -112,11 +111,13 @@ template <class F>
 void for_each_twiddle(unsigned log2_n, F&& f) {
     for (std::size_t h = 1; h <= 8; h *= 2) {
         const std::size_t re = fft_layout::lane_offset(h), im = re + fft_layout::lane_count;
-        for (std::size_t i = 0; i < fft_layout::lane_count; ++i) {
-            const twiddle t = exact_twiddle(i % h, h);
-            const bool flip = (i & h) != 0;
-            f(re + i, flip ? -t.re : t.re);
-            f(im + i, flip ? -t.im : t.im);
+        for (std::size_t k = 0; k < h; ++k) {
+            const twiddle t = exact_twiddle(k, h);
+            for (std::size_t i = k; i < fft_layout::lane_count; i += h) {  // the lanes i with i % h = k
+                const bool flip = (i & h) != 0;
+                f(re + i, flip ? -t.re : t.re);
+                f(im + i, flip ? -t.im : t.im);
+            }
         }
     }
     const std::size_t n = std::size_t(1) << log2_n;
