@@ -62,7 +62,8 @@ int main(void) {
     s = kfm_predict_batch(&map, &rows[0][0], KFM_ROWS, KFM_MODEL_INPUT_DIM, KFM_MODEL_INPUT_DIM,
                           &batch_scores[0][0], KFM_MODEL_OUTPUT_COUNT, batch_labels, workspace, sizeof workspace);
     if (s != KFM_OK) return fail("kfm_predict_batch", 0, s);
-    if (memcmp(batch_scores, row_scores, sizeof row_scores) != 0 || memcmp(batch_labels, row_labels, sizeof row_labels) != 0) {
+    if (memcmp(batch_scores, row_scores, sizeof row_scores) != 0 ||
+        memcmp(batch_labels, row_labels, sizeof row_labels) != 0) {
         sh_puts("kfm_predict_batch: results differ from kfm_predict\n");
         return 1;
     }

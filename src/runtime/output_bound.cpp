@@ -78,7 +78,8 @@ float portable_exp2(float t) {
     if (!(t > -100.0f)) return 0.0f;
     const int k = int(t - 0.5f);  // t < 0.5: truncation rounds t - 0.5 up, to the nearest integer of t
     const float y = (t - float(k)) * 0.693147181f;
-    const float e = 1.0f + y * (1.0f + y * (0.5f + y * (1.0f / 6 + y * (1.0f / 24 + y * (1.0f / 120 + y * (1.0f / 720 + y * (1.0f / 5040)))))));
+    const float tail = 1.0f / 24 + y * (1.0f / 120 + y * (1.0f / 720 + y * (1.0f / 5040)));
+    const float e = 1.0f + y * (1.0f + y * (0.5f + y * (1.0f / 6 + y * tail)));
     const std::uint32_t scale_bits = std::uint32_t(k + 127) << 23;
     float scale;
     std::memcpy(&scale, &scale_bits, sizeof scale);
@@ -260,7 +261,9 @@ struct magnitude_bound {
 
 }  // namespace
 
-double log2_magnitude_bound(const map_state& map) noexcept { return magnitude_bound<double_math>::log2_magnitude_bound(map); }
+double log2_magnitude_bound(const map_state& map) noexcept {
+    return magnitude_bound<double_math>::log2_magnitude_bound(map);
+}
 
 float log2_magnitude_bound_float(const map_state& map) noexcept {
     return magnitude_bound<float_math>::log2_magnitude_bound(map);
