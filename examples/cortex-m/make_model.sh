@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # The model and rows the Cortex-M firmware embeds, made with a host kfm (as examples/device/run_example_test.sh
 # does): 'kfm synth' data (12 inputs, the label is which of the first three is largest), a 12 -> 256 SSF
-# Gaussian map, a fitted three-class model, its C header, 300 held-out rows as a header of float bit
-# patterns, and the host's predictions on them.
-#   make_model.sh KFM_TOOL OUT_DIR
+# Gaussian map, a fitted three-class model (a ridge head), its C header, 300 held-out rows as a header of
+# float bit patterns, and the host's predictions on them.
+#   make_model.sh KFM_TOOL OUT_DIR [METHOD INPUT_DIM FEATURES]
 # Writes OUT_DIR/kfm_model.h, OUT_DIR/kfm_rows.h and OUT_DIR/host.txt (per row: the label and the scores).
+# METHOD INPUT_DIM FEATURES (default: ssf 12 256) choose another Gaussian map for the same task
+# (scripts/cortex-m-size.sh's configurations).
 set -euo pipefail
-tool=$1 m=$2
+tool=$1 m=$2 method=${3:-ssf} d=${4:-12} features=${5:-256}
 mkdir -p "$m"
 rm -f "$m/kfm_model.h" "$m/kfm_rows.h" "$m/host.txt"  # no stale outputs when a step fails
 npy_payload() { tail -c +$(( $(od -A n -t u2 -j 8 -N 2 "$1") + 11 )) "$1"; }
-d=12 n=300 rows=300
+n=300 rows=300
 # labels_npy X.npy Y.npy: which of the first three inputs is largest, as the bytes '1', '2', '3' of a u1 .npy.
 labels_npy() {
   local count=$(( $(npy_payload "$1" | wc -c) / (4 * d) ))
@@ -27,7 +29,7 @@ labels_npy() {
 "$tool" synth --rows $n --dim $d --seed 5 -o "$m/x.npy"
 labels_npy "$m/x.npy" "$m/y.npy"
 "$tool" synth --rows $rows --dim $d --seed 6 -o "$m/x_test.npy"
-"$tool" build --method ssf --kernel gaussian --sigma 4 --input-dim $d --features 256 --seed 2 -o "$m/map.kfm" >/dev/null
+"$tool" build --method "$method" --kernel gaussian --sigma 4 --input-dim $d --features $features --seed 2 -o "$m/map.kfm" >/dev/null
 "$tool" fit "$m/map.kfm" --x "$m/x.npy" --y "$m/y.npy" --task classification --standardize -o "$m/model.kfm" >/dev/null
 "$tool" predict "$m/model.kfm" --in "$m/x_test.npy" --out "$m/labels.npy" --scores "$m/scores.npy"
 "$tool" export "$m/model.kfm" --c-header "$m/kfm_model.h" --name kfm_model

@@ -3,14 +3,18 @@
 #   run_cortex_m_test.sh KFM_TOOL [WORK_DIR]
 # KFM_TOOL is a host kfm. make_model.sh fits a 12 -> 256 SSF Gaussian three-class model on 'kfm synth'
 # data, exports its C header and writes 300 held-out rows as a header; then per core it builds the
-# runtime with toolchains/cortex-m.cmake and the programs of this directory (one build directory per core,
+# runtime with toolchains/cortex-m.cmake and the programs of this directory (build directories per core,
 # under WORK_DIR: default a temporary directory), and runs two of them on the core's QEMU board with
 # semihosting:
-#   kfm_predict_firmware  labels identical to the host's 'kfm predict' on the same rows, scores within
-#                         1e-5 relative to max(|score|, 1), and the ISA the runtime chose is scalar
-#   kfm_kernel_check      every kernel of the table against its plain reference: no FAIL line
-# It also checks that configuring for an M-profile core with NEON flags, or without the scalar table,
-# fails. Prints one line per check and exits non-zero when any fails.
+#   kfm_predict_firmware  with the firmware profile (KFM_FIRMWARE, the M-profile default): labels identical
+#                         to the host's 'kfm predict' on the same rows, scores within 1e-5 relative to
+#                         max(|score|, 1), kfm_predict_batch bit for bit equal to kfm_predict, and the ISA
+#                         the runtime chose is scalar
+#   kfm_kernel_check      built without the profile (-DKFM_FIRMWARE=OFF, so the table has the batch kernels
+#                         too): every kernel of the table against its plain reference, no FAIL line
+# It also checks that configuring for an M-profile core with NEON flags, or without the scalar table, and
+# the firmware profile in a build that is not runtime-only, fail. Prints one line per check and exits
+# non-zero when any fails.
 # Needs gcc-arm-none-eabi, libnewlib-arm-none-eabi, libstdc++-arm-none-eabi-dev, qemu-system-arm
 # (scripts/install-deps.sh), CMake and Ninja, coreutils and awk.
 set -uo pipefail
@@ -56,26 +60,40 @@ for bad in "-DCMAKE_CXX_FLAGS=-mcpu=cortex-m4 -mfpu=neon -mfloat-abi=hard" -DKFM
   fi
 done
 rm -rf "$work/refuse"
+# The firmware profile leaves out the batch kernels the tests and the tool use.
+if cmake -S "$root" -B "$work/refuse" -G Ninja -DKFM_FIRMWARE=ON -DKFM_BUILD_PYTHON=OFF >"$work/refuse.log" 2>&1; then
+  echo "cortex-m: configure with -DKFM_FIRMWARE=ON (full build) succeeded"; check "KFM_FIRMWARE=ON refused without KFM_RUNTIME_ONLY" 1
+else
+  grep -q "KFM_FIRMWARE=ON needs -DKFM_RUNTIME_ONLY=ON" "$work/refuse.log"; check "KFM_FIRMWARE=ON refused without KFM_RUNTIME_ONLY" $?
+fi
+rm -rf "$work/refuse"
 
 # ---- per core: build, run under QEMU, compare
 for core in cortex-m4 cortex-m7 cortex-m55; do
   b=$work/$core
   start=$(date +%s)
   if ! cmake -S "$here" -B "$b" -G Ninja --toolchain "$toolchain" -DKFM_CORTEX_M_CPU=$core \
-         -DCMAKE_BUILD_TYPE=MinSizeRel -DKFM_MODEL_DIR="$m" >"$b.configure.log" 2>&1; then
-    cat "$b.configure.log"; check "$core build" 1; continue
+         -DCMAKE_BUILD_TYPE=MinSizeRel -DKFM_MODEL_DIR="$m" >"$b.configure.log" 2>&1 ||
+     ! cmake -S "$here" -B "$b-full" -G Ninja --toolchain "$toolchain" -DKFM_CORTEX_M_CPU=$core \
+         -DCMAKE_BUILD_TYPE=MinSizeRel -DKFM_MODEL_DIR="$m" -DKFM_FIRMWARE=OFF >"$b-full.configure.log" 2>&1; then
+    cat "$b.configure.log" "$b-full.configure.log"; check "$core build" 1; continue
   fi
-  if ! cmake --build "$b" >"$b.build.log" 2>&1; then
-    tail -40 "$b.build.log"; check "$core build" 1; continue
+  if ! grep -q "^KFM_FIRMWARE:BOOL=ON" "$b/CMakeCache.txt"; then
+    echo "cortex-m: $core: the firmware profile is not the M-profile default"; check "$core build" 1; continue
+  fi
+  if ! cmake --build "$b" --target kfm_predict_firmware >"$b.build.log" 2>&1 ||
+     ! cmake --build "$b-full" --target kfm_kernel_check >"$b-full.build.log" 2>&1; then
+    tail -40 "$b.build.log" "$b-full.build.log"; check "$core build" 1; continue
   fi
   board=$(sed -n 's/^KFM_CORTEX_M_BOARD:INTERNAL=//p' "$b/CMakeCache.txt")
   run() { timeout "$qemu_timeout" qemu-system-arm -M "$board" -semihosting -nographic -monitor none -serial none \
-            -kernel "$b/$1.elf"; }
-  run kfm_predict_firmware >"$b/device.txt" 2>&1
+            -kernel "$1.elf"; }
+  run "$b/kfm_predict_firmware" >"$b/device.txt" 2>&1
   status=$?
   if [ $status -ne 0 ]; then tail -5 "$b/device.txt"; echo "cortex-m: $core: kfm_predict_firmware exited with $status"; fi
   grep -qx "isa scalar" "$b/device.txt" || { echo "cortex-m: $core: the runtime did not choose scalar"; status=1; }
-  grep -v '^isa ' "$b/device.txt" >"$b/device_rows.txt"
+  grep -qx "batch identical" "$b/device.txt" || { echo "cortex-m: $core: kfm_predict_batch differs from kfm_predict"; status=1; }
+  grep -v -e '^isa ' -e '^batch identical$' "$b/device.txt" >"$b/device_rows.txt"
   awk -v core=$core -v expected=$rows 'NR == FNR { host[FNR] = $0; next }
        { split(host[FNR], h, " "); count++
          if ($1 != h[1]) { printf "cortex-m: %s row %d: device label %s, host %s\n", core, FNR, $1, h[1]; bad++ }
@@ -88,7 +106,7 @@ for core in cortex-m4 cortex-m7 cortex-m55; do
              printf "cortex-m: %s: %d rows, labels identical, largest relative score difference %.3g\n", core, count, worst
              exit bad > 0 }' "$m/host.txt" "$b/device_rows.txt" || status=1
   check "$core predict on $board against the host" $status
-  run kfm_kernel_check >"$b/kernels.txt" 2>&1
+  run "$b-full/kfm_kernel_check" >"$b/kernels.txt" 2>&1
   status=$?
   grep -E '^(FAIL|kernels:)' "$b/kernels.txt" | sed "s/^/cortex-m: $core: /"
   if [ $status -ne 0 ] || grep -q '^FAIL' "$b/kernels.txt" || ! grep -q '^kernels: .* 0 failed' "$b/kernels.txt"; then

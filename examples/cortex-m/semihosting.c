@@ -15,8 +15,8 @@ static uint32_t semihost(uint32_t op, uint32_t arg) {
 
 void sh_puts(const char* s) { semihost(sys_write0, (uint32_t)(uintptr_t)s); }
 
-/* The digits of v (v < 10^19) into the end of buf; returns the first. */
-static char* digits(char* end, uint64_t v) {
+/* The digits of v into the end of buf; returns the first. 32-bit: no 64-bit division from the C library. */
+static char* digits(char* end, uint32_t v) {
     *--end = '\0';
     do {
         *--end = (char)('0' + v % 10);
@@ -27,7 +27,7 @@ static char* digits(char* end, uint64_t v) {
 
 void sh_put_int(long v) {
     char buf[24];
-    char* p = digits(buf + sizeof buf, (uint64_t)(v < 0 ? -(int64_t)v : v));
+    char* p = digits(buf + sizeof buf, v < 0 ? 0u - (uint32_t)v : (uint32_t)v);
     if (v < 0) *--p = '-';
     sh_puts(p);
 }
@@ -55,7 +55,7 @@ void sh_put_float(float f) {
         while (v >= 1e9) { v /= 10; ++exponent; }
         while (v < 1e8) { v *= 10; --exponent; }
     }
-    uint64_t m = (uint64_t)(v + 0.5);
+    uint32_t m = (uint32_t)(v + 0.5);
     if (m >= 1000000000u) { m /= 10; ++exponent; }
     if (v == 0) exponent = 0;
     char buf[24];
@@ -66,7 +66,7 @@ void sh_put_float(float f) {
     for (int i = 1; i < 9; ++i) *o++ = d[i];
     *o++ = 'e';
     *o++ = exponent < 0 ? '-' : '+';
-    strcpy(o, digits(buf + sizeof buf, (uint64_t)(exponent < 0 ? -exponent : exponent)));
+    strcpy(o, digits(buf + sizeof buf, (uint32_t)(exponent < 0 ? -exponent : exponent)));
     sh_puts(out);
 }
 

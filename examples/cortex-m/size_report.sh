@@ -1,22 +1,28 @@
 #!/usr/bin/env bash
 # One row of the Cortex-M size and cost table: flash and RAM of a firmware from its link map, split by
 # origin, and its instruction counts from the cost firmware's output.
-#   size_report.sh CORE MAP_FILE COST_OUTPUT
+#   size_report.sh CONFIGURATION CORE MAP_FILE COST_OUTPUT
 # MAP_FILE is the -Map output of kfm_cost_firmware (open + one predict); COST_OUTPUT what it printed under
-# qemu-system-arm -icount shift=0. Flash is every allocated input section outside RAM (.text, .rodata,
-# .ARM.exidx, .init_array, and .data's initial values), split into kfm (libkfm_runtime.a), libc/libm
-# (newlib, libm, libgcc), the model (the kfm_model array of the exported header) and the rest (start-up,
-# semihosting output, main); RAM is .data + .bss (the workspace included) and, beside it, the stack's
-# measured high-water mark. Prints a Markdown table row; the header is `size_report.sh --header`.
+# qemu-system-arm -icount shift=0 (SysTick counts, converted here: instructions = ticks x the calibration
+# loop's instructions / its ticks, per call). Flash is every allocated input section outside RAM (.text,
+# .rodata, .ARM.exidx, .init_array, and .data's initial values), split into kfm (libkfm_runtime.a),
+# libc/libm (newlib, libm, libgcc), the model (the kfm_model array of the exported header) and the rest
+# (start-up, semihosting output, main); RAM is .data + .bss (the workspace included) and, beside it, the
+# stack's measured high-water mark. Prints a Markdown table row; the header is `size_report.sh --header`.
 set -euo pipefail
 if [ "${1:-}" = --header ]; then
-  echo "| core | flash B: total = kfm + libc/libm + model + start-up/main | RAM B: .data + .bss (workspace) | stack B | open instructions | predict instructions |"
-  echo "|---|---|---|---|---|---|"
+  echo "| configuration | core | flash B: total = kfm + libc/libm + model + start-up/main | RAM B: .data + .bss (workspace) | stack B | open instructions | transform instructions | predict instructions |"
+  echo "|---|---|---|---|---|---|---|---|"
   exit 0
 fi
-core=$1 map=$2 cost=$3
+config=$1 core=$2 map=$3 cost=$4
 value() { sed -n "s/^cost: $1 //p" "$cost"; }
-awk -v core="$core" -v open="$(value open_instructions)" -v predict="$(value predict_instructions)" \
+# instructions TICKS CALLS: per call, rounded.
+instructions() { awk -v t="$1" -v n="$2" -v ci="$(value calibration_instructions)" -v ct="$(value calibration_ticks)" \
+                   'BEGIN { printf "%d", t * ci / ct / n + 0.5 }'; }
+awk -v config="$config" -v core="$core" -v open="$(instructions "$(value open_ticks)" 1)" \
+    -v transform="$(instructions "$(value transform_ticks)" "$(value calls)")" \
+    -v predict="$(instructions "$(value predict_ticks)" "$(value calls)")" \
     -v stack="$(value stack_bytes)" -v workspace="$(value workspace_bytes)" '
   function hex(s,   i, n) {
     n = 0
@@ -50,6 +56,6 @@ awk -v core="$core" -v open="$(value open_instructions)" -v predict="$(value pre
   pending != "" && /^ +0x/ { if (NF >= 3) record(pending, $1, $2, $3); pending = ""; next }
   { pending = "" }
   END {
-    printf "| %s | %d = %d + %d + %d + %d | %d (%d) | %d | %d | %d |\n", core, total, flash["kfm"], flash["libc"],
-           flash["model"], flash["app"] + flash["fill"], ram, workspace, stack, open, predict
+    printf "| %s | %s | %d = %d + %d + %d + %d | %d (%d) | %d | %d | %d | %d |\n", config, core, total, flash["kfm"],
+           flash["libc"], flash["model"], flash["app"] + flash["fill"], ram, workspace, stack, open, transform, predict
   }' "$map"

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "kernels/fwht_norm.hpp"
 #include "kernels/sign_bits.hpp"
 #include "kernels/vec.hpp"
 
@@ -80,7 +81,7 @@ template <class A>
 void fwht(float* x, unsigned log2_n, const std::uint8_t* sign_bits) noexcept {
     constexpr std::size_t W = lanes<A>;
     const std::size_t n = std::size_t(1) << log2_n;
-    const float norm = float(1.0 / std::sqrt(double(n)));
+    const float norm = fwht_norm(log2_n);
     if constexpr (W >= 4) {
         if (n >= W) {
             // Fewest passes over memory: up to 3 register stages in the first pass, then 3 (radix-8)

@@ -127,11 +127,13 @@ constexpr bool is_complete(const kernel_table& t) noexcept {
 #define KFM_CHECK_TABLE_COMPLETE(table) static_assert(::kfm::detail::is_complete(table), "make_table sets every kernel")
 #endif
 
-// Twiddle table size and contents for fft (computed in double; a pure function of log2_n).
+// Twiddle table size and contents for fft: float(cos) and float(sin) of the double angles, computed with
+// integers only (kernels/fft_twiddles.cpp; a pure function of log2_n).
 std::size_t fft_twiddle_floats(unsigned log2_n) noexcept;
 void fft_make_twiddles(unsigned log2_n, float* out) noexcept;
-// Whether a stored table is fft_make_twiddles' output, each entry within one float ulp (libm cos and sin
-// may differ in the last double bit between C libraries, which can move a rounding by one ulp).
+// Whether a stored table is fft_make_twiddles' output, each entry within one float ulp (tables written with
+// a C library's double cos and sin, as before, may differ from it by one ulp where that library rounds the
+// other way).
 bool fft_twiddles_match(unsigned log2_n, const float* table) noexcept;
 
 // The table for one ISA (isa::automatic: the best one), or null when this build or CPU lacks it.

@@ -37,10 +37,9 @@ kfm_status kfm_open(const void* bytes, size_t size, const char* isa_name, kfm_ma
     if (isa_name != nullptr) {
         if (kfm::status s = kfm::isa_from_name(isa_name, &requested); s != kfm::status::ok) return to_c(s);
     }
-    kfm::map opened;
-    if (kfm::status s = kfm::open(bytes, size, &opened, requested); s != kfm::status::ok) return to_c(s);
-    new (handle->opaque) kfm::map(opened);
-    return KFM_OK;
+    // Straight into the handle (as map_of reads it): open writes *out only on success, so on an error the
+    // handle is unchanged, and no second 512-byte map sits on the stack (firmware counts those bytes).
+    return to_c(kfm::open(bytes, size, std::launder(reinterpret_cast<kfm::map*>(handle->opaque)), requested));
 }
 
 int kfm_is_open(const kfm_map* handle) {

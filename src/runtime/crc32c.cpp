@@ -23,7 +23,16 @@ constexpr std::array<std::uint32_t, 256> crc_table = make_table();
 std::uint32_t crc32c(const void* data, std::size_t size, std::uint32_t crc) noexcept {
     const auto* p = static_cast<const std::uint8_t*>(data);
     std::uint32_t c = ~crc;
-    for (std::size_t i = 0; i < size; ++i) c = crc_table[(c ^ p[i]) & 0xffu] ^ (c >> 8);
+    std::size_t i = 0;
+    // Four bytes per iteration: the same steps, a quarter of the loop overhead (a microcontroller's open
+    // spends a third of its time here).
+    for (; i + 4 <= size; i += 4) {
+        c = crc_table[(c ^ p[i]) & 0xffu] ^ (c >> 8);
+        c = crc_table[(c ^ p[i + 1]) & 0xffu] ^ (c >> 8);
+        c = crc_table[(c ^ p[i + 2]) & 0xffu] ^ (c >> 8);
+        c = crc_table[(c ^ p[i + 3]) & 0xffu] ^ (c >> 8);
+    }
+    for (; i < size; ++i) c = crc_table[(c ^ p[i]) & 0xffu] ^ (c >> 8);
     return ~c;
 }
 

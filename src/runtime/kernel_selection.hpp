@@ -1,7 +1,8 @@
 // Which kernels a build's projections call. Each platforms/<dir>/kernels_<isa>.cpp passes its table
 // through keep_selected_kernels, which clears the entries no kept projection uses (KFM_PROJECTION_<KIND>,
 // defined from CMake's KFM_PROJECTIONS), so that the linker's --gc-sections can drop those kernels from
-// firmware that links only some projections. A full build keeps every entry.
+// firmware that links only some projections, and the batch kernels in the firmware profile (KFM_FIRMWARE).
+// A full build keeps every entry.
 #pragma once
 #include "kernels/kernel_table.hpp"
 
@@ -31,6 +32,11 @@ constexpr kernel_table keep_selected_kernels(kernel_table t) noexcept {
 #endif
 #if !KFM_PROJECTION_HADAMARD && !KFM_PROJECTION_FASTFOOD
     t.fwht = nullptr;
+#endif
+#if KFM_FIRMWARE  // the firmware profile has no batched paths (runtime/projection.hpp, KFM_BATCH_PATH)
+    t.fft_batch = nullptr;
+    t.butterfly_simplex_batch = nullptr;
+    t.gemm = nullptr;
 #endif
     return t;
 }

@@ -23,7 +23,7 @@ status open(const void* bytes, std::size_t size, map* out, isa requested) noexce
     if (status s = detail::verify_model(state); s != status::ok) return s;
     // Belt and braces over the per-field bounds: no map may ask for more work than the documented bound.
     if (detail::transform_work(state) > detail::work_limit(state, size)) return status::bad_meta;
-    if (!(detail::log2_magnitude_bound(state) <= detail::max_log2_magnitude)) return status::value_too_large;
+    if (!detail::magnitudes_within_contract(state)) return status::value_too_large;
 
     isa chosen = isa::automatic;
     const detail::kernel_table* kernels = nullptr;

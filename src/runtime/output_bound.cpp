@@ -1,169 +1,280 @@
-// Worst-case magnitudes of a transform's intermediates (see the header). Every bound is a log2 in double,
-// so no product of stored values can overflow while it is computed; log2(0) = -inf stays ordered.
+// Worst-case magnitudes of a transform's intermediates (see the header). Every bound is a log2, so no product
+// of stored values can overflow while it is computed; log2(0) = -inf stays ordered. One implementation,
+// instantiated twice: in double with libm's log2 and exp2 (the host), and in float with portable_log2 and
+// portable_exp2 below (the firmware profile, which has no double-precision libm; runtime/output_bound.hpp
+// states the margin that makes both decide alike).
 #include "runtime/output_bound.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 namespace kfm::detail {
 namespace {
 
 namespace fmt = kfm::format;
 
-double log2_abs(double v) { return std::log2(std::fabs(v)); }
-
-double larger(double a, double b) { return a > b ? a : b; }
-
-// log2 of |a| + |b| from log2 |a| and log2 |b| (a bound on any sum of the two).
-double log2_sum(double la, double lb) {
-    const double hi = larger(la, lb), lo = la > lb ? lb : la;
-    if (hi == -INFINITY) return hi;
-    return hi + std::log2(1.0 + std::exp2(lo - hi));
-}
-
-// log2 of max |v_i| over n floats (-inf for none).
-double log2_max_abs(const float* v, std::uint64_t n) {
-    float m = 0.0f;
-    for (std::uint64_t i = 0; i < n; ++i) {
-        const float a = std::fabs(v[i]);
-        if (a > m) m = a;
+// log2 |v| from the bits of a float: the exponent plus log2 of the mantissa m in [sqrt(1/2), sqrt(2)),
+// as ln(m) / ln(2) with ln(m) = 2 atanh(s) = 2 (s + s^3/3 + ... + s^9/9), s = (m - 1) / (m + 1). |s| <= 0.1716,
+// so the series' remainder is below 2 |s|^11 / 11 / (1 - s^2) < 1e-9; float rounding adds a few 1e-7. Exact
+// (the exponent alone) for a power of two: m = 1 gives s = 0.
+float portable_log2_of_parts(int exponent, float m) {
+    if (m > 1.41421356f) {
+        m *= 0.5f;
+        ++exponent;
     }
-    return log2_abs(m);
+    const float s = (m - 1.0f) / (m + 1.0f), s2 = s * s;
+    const float series = s * (1.0f + s2 * (1.0f / 3 + s2 * (1.0f / 5 + s2 * (1.0f / 7 + s2 * (1.0f / 9)))));
+    return float(exponent) + 2.0f * series * 1.44269504f;  // 1 / ln 2
 }
 
-// The pre-processed input's norms: its largest entry, 1-norm and 2-norm.
-struct input_norms {
-    double inf, one, two;
+float portable_log2(float v) {
+    std::uint32_t u;
+    std::memcpy(&u, &v, sizeof u);
+    u &= 0x7fffffffu;
+    if (u == 0) return -INFINITY;
+    if (u >= 0x7f800000u) return INFINITY;  // never reached: open checks every stored float is finite
+    int exponent = int(u >> 23) - 127;
+    if (exponent == -127) {  // subnormal: scale by 2^24 into the normal range
+        float n = float(u) * 0x1p-149f * 0x1p24f;
+        std::memcpy(&u, &n, sizeof u);
+        exponent = int(u >> 23) - 127 - 24;
+    }
+    const std::uint32_t mantissa_bits = (u & 0x007fffffu) | 0x3f800000u;
+    float m;
+    std::memcpy(&m, &mantissa_bits, sizeof m);
+    return portable_log2_of_parts(exponent, m);
+}
+
+// log2 |v| of a double without double arithmetic: its exponent, and its mantissa truncated to a float's 23
+// bits (at most 2^-23 relative, 1.8e-7 in log2). Doubles beyond float's range keep their exponent.
+float portable_log2_of_double(double v) {
+    std::uint64_t u;
+    std::memcpy(&u, &v, sizeof u);
+    u &= 0x7fffffffffffffffull;
+    if (u == 0) return -INFINITY;
+    if (u >= 0x7ff0000000000000ull) return INFINITY;
+    int exponent = int(u >> 52) - 1023;
+    std::uint64_t mantissa = u & 0x000fffffffffffffull;
+    if (exponent == -1023) {  // subnormal: normalise the mantissa
+        int shift = 0;
+        while ((mantissa & 0x0010000000000000ull) == 0) {
+            mantissa <<= 1;
+            ++shift;
+        }
+        exponent = -1022 - shift;
+        mantissa &= 0x000fffffffffffffull;
+    }
+    const std::uint32_t mantissa_bits = std::uint32_t(mantissa >> 29) | 0x3f800000u;
+    float m;
+    std::memcpy(&m, &mantissa_bits, sizeof m);
+    return portable_log2_of_parts(exponent, m);
+}
+
+// 2^t for t <= 0: 2^k 2^f with k = t rounded to an integer and |f| <= 1/2, 2^f = e^(f ln 2) by its Taylor
+// polynomial to degree 7 (remainder below 0.347^8 / 8! < 5e-9). Exact for an integer t (f = 0); 0 below
+// 2^-100, where only 1 + 2^t is ever asked for.
+float portable_exp2(float t) {
+    if (!(t > -100.0f)) return 0.0f;
+    const int k = int(t - 0.5f);  // t < 0.5: truncation rounds t - 0.5 up, to the nearest integer of t
+    const float y = (t - float(k)) * 0.693147181f;
+    const float tail = 1.0f / 24 + y * (1.0f / 120 + y * (1.0f / 720 + y * (1.0f / 5040)));
+    const float e = 1.0f + y * (1.0f + y * (0.5f + y * (1.0f / 6 + y * tail)));
+    const std::uint32_t scale_bits = std::uint32_t(k + 127) << 23;
+    float scale;
+    std::memcpy(&scale, &scale_bits, sizeof scale);
+    return e * scale;
+}
+
+// The arithmetic of one instantiation.
+struct double_math {
+    using real = double;
+    static double log2(double v) { return std::log2(v); }
+    static double exp2(double v) { return std::exp2(v); }
+    static double log2_abs(double v) { return std::log2(std::fabs(v)); }
+    static double log2_abs(float v) { return std::log2(std::fabs(double(v))); }
+};
+struct float_math {
+    using real = float;
+    static float log2(float v) { return portable_log2(v); }
+    static float exp2(float v) { return portable_exp2(v); }
+    static float log2_abs(double v) { return portable_log2_of_double(v); }
+    static float log2_abs(float v) { return portable_log2(v); }
 };
 
-// log2 of the largest |x'_i| = |x_i - shift_i| |scale_i| a model's PREP can make of |x_i| <= max_input_abs
-// (max_input_abs itself without PREP).
-double scaled_input_bound(const map_state& map) {
-    const double raw = double(fmt::max_input_abs);
-    if (map.prep == nullptr) return std::log2(raw);
-    const std::uint32_t d = map.meta->input_dim;
-    double worst = -INFINITY;
-    for (std::uint32_t i = 0; i < d; ++i)
-        worst = larger(worst, std::log2(raw + std::fabs(double(map.prep[i]))) + log2_abs(map.prep[d + i]));
-    return worst;
-}
+template <class M>
+struct magnitude_bound {
+    using real = typename M::real;
+    static real larger(real a, real b) { return a > b ? a : b; }
 
-input_norms input_bound(const map_state& map) {
-    const fmt::map_meta& m = *map.meta;
-    const double d = m.input_dim, append = log2_abs(m.input_append);
-    input_norms n{};
-    if ((m.flags & fmt::meta_flag_normalize_input) != 0) {  // unit norm (or zero)
-        n = {0.0, 0.5 * std::log2(d), 0.0};
-    } else {
-        const double x = scaled_input_bound(map);
-        n = {x, x + std::log2(d), x + 0.5 * std::log2(d)};
+    // log2 of |a| + |b| from log2 |a| and log2 |b| (a bound on any sum of the two).
+    static real log2_sum(real la, real lb) {
+        const real hi = larger(la, lb), lo = la > lb ? lb : la;
+        if (hi == -INFINITY) return hi;
+        return hi + M::log2(real(1) + M::exp2(lo - hi));
     }
-    return {log2_sum(n.inf, append), log2_sum(n.one, append), log2_sum(n.two, append)};
-}
 
-// log2 of the largest |t_j| and of any intermediate of the projection stage.
-double projection_bound(const map_state& map, const input_norms& x) {
-    const fmt::map_meta& m = *map.meta;
-    const double log2_n = std::log2(double(m.block_size > 0 ? m.block_size : 1));
-    switch (static_cast<fmt::projection>(m.projection)) {
+    // log2 of max |v_i| over n floats (-inf for none).
+    static real log2_max_abs(const float* v, std::uint64_t n) {
+        float m = 0.0f;
+        for (std::uint64_t i = 0; i < n; ++i) {
+            const float a = std::fabs(v[i]);
+            if (a > m) m = a;
+        }
+        return M::log2_abs(m);
+    }
+
+    // The pre-processed input's norms: its largest entry, 1-norm and 2-norm.
+    struct input_norms {
+        real inf, one, two;
+    };
+
+    // log2 of the largest |x'_i| = |x_i - shift_i| |scale_i| a model's PREP can make of |x_i| <= max_input_abs
+    // (max_input_abs itself without PREP).
+    static real scaled_input_bound(const map_state& map) {
+        const real raw = real(fmt::max_input_abs);
+        if (map.prep == nullptr) return M::log2(raw);
+        const std::uint32_t d = map.meta->input_dim;
+        real worst = -INFINITY;
+        for (std::uint32_t i = 0; i < d; ++i)
+            worst = larger(worst, M::log2(raw + std::fabs(real(map.prep[i]))) + M::log2_abs(map.prep[d + i]));
+        return worst;
+    }
+
+    static input_norms input_bound(const map_state& map) {
+        const fmt::map_meta& m = *map.meta;
+        const real d = real(m.input_dim), append = M::log2_abs(m.input_append);
+        input_norms n{};
+        if ((m.flags & fmt::meta_flag_normalize_input) != 0) {  // unit norm (or zero)
+            n = {real(0), real(0.5) * M::log2(d), real(0)};
+        } else {
+            const real x = scaled_input_bound(map);
+            n = {x, x + M::log2(d), x + real(0.5) * M::log2(d)};
+        }
+        return {log2_sum(n.inf, append), log2_sum(n.one, append), log2_sum(n.two, append)};
+    }
+
+    // log2 of the largest |t_j| and of any intermediate of the projection stage.
+    static real projection_bound(const map_state& map, const input_norms& x) {
+        const fmt::map_meta& m = *map.meta;
+        const real log2_n = M::log2(real(m.block_size > 0 ? m.block_size : 1));
+        switch (static_cast<fmt::projection>(m.projection)) {
 #if KFM_PROJECTION_DENSE
-        case fmt::projection::dense:  // every partial sum of W x is at most max |W| |x|_1
-            return log2_max_abs(map.dense, map.dense_count) + x.one;
+            case fmt::projection::dense:  // every partial sum of W x is at most max |W| |x|_1
+                return log2_max_abs(map.dense, map.dense_count) + x.one;
 #endif
 #if KFM_PROJECTION_HADAMARD
-        case fmt::projection::hadamard:  // unnormalised passes: at most sqrt(d2) |x|_2 between the scalings
-            return x.two + log2_n;
+            case fmt::projection::hadamard:  // unnormalised passes: at most sqrt(d2) |x|_2 between the scalings
+                return x.two + log2_n;
 #endif
 #if KFM_PROJECTION_BUTTERFLY_BLOCKS
-        case fmt::projection::butterfly_blocks:  // rotations (verified to 2^-20): the 2-norm is kept
-            return x.two + 1.0;
+            case fmt::projection::butterfly_blocks:  // rotations (verified to 2^-20): the 2-norm is kept
+                return x.two + real(1);
 #endif
 #if KFM_PROJECTION_BUTTERFLY_SIMPLEX
-        case fmt::projection::butterfly_simplex:  // then running sums of d + 1 entries with coefficients <= 2
-            return x.two + 2.0 + std::log2(double(m.work_dim) + 1.0);
+            case fmt::projection::butterfly_simplex:  // then running sums of d + 1 entries with coefficients <= 2
+                return x.two + real(2) + M::log2(real(m.work_dim) + real(1));
 #endif
 #if KFM_PROJECTION_SSF_FFT
-        case fmt::projection::ssf_fft:  // |twiddles| <= 1 (verified): every FFT partial sum is <= |x|_1
-            return x.one + 1.0;
+            case fmt::projection::ssf_fft:  // |twiddles| <= 1 (verified): every FFT partial sum is <= |x|_1
+                return x.one + real(1);
 #endif
 #if KFM_PROJECTION_FASTFOOD
-        case fmt::projection::fastfood:  // H B x keeps |x|_2, Pi too, G scales it by max |G|, then as hadamard
-            return x.two + log2_max_abs(map.gaussian_diagonal, map.gaussian_diagonal_count) + log2_n;
+            case fmt::projection::fastfood:  // H B x keeps |x|_2, Pi too, G scales it by max |G|, then as hadamard
+                return x.two + log2_max_abs(map.gaussian_diagonal, map.gaussian_diagonal_count) + log2_n;
 #endif
 #if KFM_PROJECTION_KERNEL_LANDMARKS
-        case fmt::projection::kernel_landmarks: {
-            // x.l_j (<= max |L| |x|_1), |x|^2 + |l_j|^2, then k in [0, 1] and every partial sum of M k <= m max |M|.
-            const double dots = log2_max_abs(map.dense, map.dense_count) + x.one;
-            const double squares = log2_sum(2.0 * x.two, log2_max_abs(map.landmark_norms, map.landmark_norm_count));
-            const double t = log2_max_abs(map.kernel_inverse_root, map.kernel_inverse_root_count) +
-                             std::log2(double(m.projection_dim));
-            return larger(larger(dots + 1.0, squares + 1.0), t);
-        }
+            case fmt::projection::kernel_landmarks: {
+                // x.l_j (<= max |L| |x|_1), |x|^2 + |l_j|^2, then k in [0, 1] and every partial sum of M k <= m max |M|.
+                const real dots = log2_max_abs(map.dense, map.dense_count) + x.one;
+                const real squares = log2_sum(real(2) * x.two, log2_max_abs(map.landmark_norms, map.landmark_norm_count));
+                const real t = log2_max_abs(map.kernel_inverse_root, map.kernel_inverse_root_count) +
+                                 M::log2(real(m.projection_dim));
+                return larger(larger(dots + real(1), squares + real(1)), t);
+            }
 #endif
 #if KFM_PROJECTION_COUNT_SKETCH_FFT
-        case fmt::projection::count_sketch_fft: {
-            // Each sketch's spectrum is <= |x|_1; their product over block_count sketches, summed over n bins.
-            const double one = larger(x.one, 0.0);
-            return one * m.block_count + log2_n;
-        }
+            case fmt::projection::count_sketch_fft: {
+                // Each sketch's spectrum is <= |x|_1; their product over block_count sketches, summed over n bins.
+                const real one = larger(x.one, real(0));
+                return one * real(m.block_count) + log2_n;
+            }
 #endif
-        default: break;  // a kind this build leaves out (projection_registry.cpp): open refuses its maps
-    }
-    return INFINITY;  // unreachable: verify_map refuses unknown projections
-}
-
-// log2 of the largest |v| over the n entries of an optional per-argument array times its scalar.
-double log2_factor(float scalar, const float* array, std::uint32_t index, std::uint64_t n) {
-    const double s = log2_abs(scalar);
-    return index == fmt::no_index ? s : s + log2_max_abs(array + index, n);
-}
-
-// log2 of the largest intermediate of a segment's features after the weight w_i w is formed, given
-// |s t| <= 2^arg and |w_i w| <= 2^weight.
-double feature_bound(const map_state& map, const fmt::feature_segment& s, double arg, double weight) {
-    switch (static_cast<fmt::nonlinearity>(s.nonlinearity)) {
-        case fmt::nonlinearity::cos_sin:
-        case fmt::nonlinearity::step: return larger(arg, weight);  // |cos|, |sin| <= 1 for every finite argument
-        case fmt::nonlinearity::cos_phase:
-            return larger(log2_sum(arg, log2_max_abs(map.phases + s.phase_index, s.arg_count)), weight);
-        case fmt::nonlinearity::relu:
-        case fmt::nonlinearity::identity: return larger(arg, weight + arg);
-        case fmt::nonlinearity::relu2: return larger(larger(arg, 2 * arg), weight + 2 * arg);
-        case fmt::nonlinearity::product: {
-            // The longest group multiplies that many arguments (in double, then weighted and rounded).
-            const std::uint32_t* g = map.groups + s.group_index;
-            std::uint32_t longest = 0;
-            for (std::uint32_t j = 0; j < s.arg_count; ++j) longest = g[j + 1] - g[j] > longest ? g[j + 1] - g[j] : longest;
-            const double p = larger(arg, 0.0) * longest;
-            return larger(p, weight + p);
+            default: break;  // a kind this build leaves out (projection_registry.cpp): open refuses its maps
         }
+        return INFINITY;  // unreachable: verify_map refuses unknown projections
     }
-    return INFINITY;  // unreachable: verify_map refuses unknown nonlinearities
-}
 
-// log2 of the largest intermediate of a segment's features, given |t| <= 2^t. The kernels form the weight
-// w_i w before they apply it (kernels/features.hpp), so it is an intermediate of its own: a huge weight on
-// tiny arguments gives small features, but w_i w alone may not fit a float.
-double segment_bound(const map_state& map, const fmt::feature_segment& s, double t) {
-    const bool product = static_cast<fmt::nonlinearity>(s.nonlinearity) == fmt::nonlinearity::product;
-    const double scale = log2_factor(s.scale, map.scales, s.scale_index, product ? s.proj_count : s.arg_count);
-    const double weight = log2_factor(s.weight, map.weights, s.weight_index, s.arg_count);
-    return larger(weight, feature_bound(map, s, scale + t, weight));
-}
+    // log2 of the largest |v| over the n entries of an optional per-argument array times its scalar.
+    static real log2_factor(float scalar, const float* array, std::uint32_t index, std::uint64_t n) {
+        const real s = M::log2_abs(scalar);
+        return index == fmt::no_index ? s : s + log2_max_abs(array + index, n);
+    }
+
+    // log2 of the largest intermediate of a segment's features after the weight w_i w is formed, given
+    // |s t| <= 2^arg and |w_i w| <= 2^weight.
+    static real feature_bound(const map_state& map, const fmt::feature_segment& s, real arg, real weight) {
+        switch (static_cast<fmt::nonlinearity>(s.nonlinearity)) {
+            case fmt::nonlinearity::cos_sin:
+            case fmt::nonlinearity::step: return larger(arg, weight);  // |cos|, |sin| <= 1 for every finite argument
+            case fmt::nonlinearity::cos_phase:
+                return larger(log2_sum(arg, log2_max_abs(map.phases + s.phase_index, s.arg_count)), weight);
+            case fmt::nonlinearity::relu:
+            case fmt::nonlinearity::identity: return larger(arg, weight + arg);
+            case fmt::nonlinearity::relu2: return larger(larger(arg, real(2) * arg), weight + real(2) * arg);
+            case fmt::nonlinearity::product: {
+                // The longest group multiplies that many arguments (in double, then weighted and rounded).
+                const std::uint32_t* g = map.groups + s.group_index;
+                std::uint32_t longest = 0;
+                for (std::uint32_t j = 0; j < s.arg_count; ++j) longest = g[j + 1] - g[j] > longest ? g[j + 1] - g[j] : longest;
+                const real p = larger(arg, real(0)) * real(longest);
+                return larger(p, weight + p);
+            }
+        }
+        return INFINITY;  // unreachable: verify_map refuses unknown nonlinearities
+    }
+
+    // log2 of the largest intermediate of a segment's features, given |t| <= 2^t. The kernels form the weight
+    // w_i w before they apply it (kernels/features.hpp), so it is an intermediate of its own: a huge weight on
+    // tiny arguments gives small features, but w_i w alone may not fit a float.
+    static real segment_bound(const map_state& map, const fmt::feature_segment& s, real t) {
+        const bool product = static_cast<fmt::nonlinearity>(s.nonlinearity) == fmt::nonlinearity::product;
+        const real scale = log2_factor(s.scale, map.scales, s.scale_index, product ? s.proj_count : s.arg_count);
+        const real weight = log2_factor(s.weight, map.weights, s.weight_index, s.arg_count);
+        return larger(weight, feature_bound(map, s, scale + t, weight));
+    }
+
+    static real log2_magnitude_bound(const map_state& map) {
+        const input_norms x = input_bound(map);
+        const real t = projection_bound(map, x);
+        real features = -INFINITY;
+        for (std::uint32_t i = 0; i < map.segment_count; ++i) features = larger(features, segment_bound(map, map.segments[i], t));
+        features = larger(features, log2_max_abs(map.constants, map.constant_count));
+        real bound = larger(larger(x.one, t), features);
+        if (map.head != nullptr) {  // a model's scores: every partial sum of W phi + b is <= D max|W| max|phi| + max|b|
+            const real scores = M::log2(real(map.meta->output_dim)) + log2_max_abs(map.head, map.head_count) + features;
+            bound = larger(bound, log2_sum(scores, log2_max_abs(map.bias, map.bias_count)));
+        }
+        return bound;
+    }
+};
 
 }  // namespace
 
 double log2_magnitude_bound(const map_state& map) noexcept {
-    const input_norms x = input_bound(map);
-    const double t = projection_bound(map, x);
-    double features = -INFINITY;
-    for (std::uint32_t i = 0; i < map.segment_count; ++i) features = larger(features, segment_bound(map, map.segments[i], t));
-    features = larger(features, log2_max_abs(map.constants, map.constant_count));
-    double bound = larger(larger(x.one, t), features);
-    if (map.head != nullptr) {  // a model's scores: every partial sum of W phi + b is <= D max|W| max|phi| + max|b|
-        const double scores = std::log2(double(map.meta->output_dim)) + log2_max_abs(map.head, map.head_count) + features;
-        bound = larger(bound, log2_sum(scores, log2_max_abs(map.bias, map.bias_count)));
-    }
-    return bound;
+    return magnitude_bound<double_math>::log2_magnitude_bound(map);
+}
+
+float log2_magnitude_bound_float(const map_state& map) noexcept {
+    return magnitude_bound<float_math>::log2_magnitude_bound(map);
+}
+
+bool magnitudes_within_contract(const map_state& map) noexcept {
+#if KFM_FIRMWARE
+    return log2_magnitude_bound_float(map) <= float(max_log2_magnitude);
+#else
+    return log2_magnitude_bound(map) <= max_log2_magnitude;
+#endif
 }
 
 }  // namespace kfm::detail

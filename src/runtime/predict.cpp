@@ -1,12 +1,14 @@
 // predict and predict_batch: scores = HEAD phi(x) + BIAS and the label the task implies, computed in the
 // caller's workspace (phi and the scores live there: no heap, no D-sized buffer from the caller); and
 // kfm::map's accessors for the model sections.
+#include "runtime/accumulator.hpp"
 #include "runtime/pipeline.hpp"
 
 namespace kfm {
 namespace {
 
 namespace fmt = kfm::format;
+using detail::accumulator;
 using detail::map_state;
 
 constexpr std::size_t alignment = 64;
@@ -36,16 +38,17 @@ std::size_t total_bytes(const map_state& map, std::size_t rows) {
     return detail::pipeline_bytes(map, rows) + detail::head_bytes(map, rows);
 }
 
-// w . phi over n values: 16 independent float sums (so the loop vectorises), combined in double.
-double dot(const float* w, const float* phi, std::size_t n) {
+// w . phi over n values: 16 independent float sums (so the loop vectorises), combined in the accumulator
+// (double; float in the firmware profile on a single-precision FPU, runtime/accumulator.hpp).
+accumulator dot(const float* w, const float* phi, std::size_t n) {
     constexpr std::size_t K = 16;
     float partial[K] = {};
     std::size_t i = 0;
     for (; i + K <= n; i += K)
         for (std::size_t k = 0; k < K; ++k) partial[k] += w[i + k] * phi[i + k];
-    double sum = 0.0;
+    accumulator sum = 0;
     for (std::size_t k = 0; k < K; ++k) sum += partial[k];
-    for (; i < n; ++i) sum += double(w[i]) * double(phi[i]);
+    for (; i < n; ++i) sum += accumulator(w[i]) * accumulator(phi[i]);
     return sum;
 }
 
@@ -54,7 +57,7 @@ void apply_head(const map_state& map, const float* phi, float* scores, std::int3
     const std::uint32_t k = outputs(map);
     const std::size_t d = map.meta->output_dim;
     for (std::uint32_t j = 0; j < k; ++j)
-        scores[j] = static_cast<float>(double(map.bias[j]) + dot(map.head + j * d, phi, d));
+        scores[j] = static_cast<float>(accumulator(map.bias[j]) + dot(map.head + j * d, phi, d));
     if (label == nullptr) return;
     switch (static_cast<fmt::task_kind>(map.task->kind)) {
         case fmt::task_kind::binary: *label = map.labels[scores[0] > 0.0f ? 1 : 0]; break;

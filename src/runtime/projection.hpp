@@ -25,6 +25,14 @@ struct projection_ops {
     void (*apply_batch)(const map_state& map, const float* x, std::size_t rows, float* t, float* scratch);
 };
 
+// The batched path's two entries of a projection_ops: (batch_scratch_floats, apply_batch), or both null in
+// the firmware profile (KFM_FIRMWARE), where transform_batch and predict_batch run apply row by row.
+#if KFM_FIRMWARE
+#define KFM_BATCH_PATH(batch_scratch_floats, apply_batch) nullptr, nullptr
+#else
+#define KFM_BATCH_PATH(batch_scratch_floats, apply_batch) batch_scratch_floats, apply_batch
+#endif
+
 // Null for an unknown projection kind.
 const projection_ops* projection_ops_for(std::uint32_t kind) noexcept;
 

@@ -140,6 +140,7 @@ void butterfly_simplex_apply(const map_state& map, const float* x, float* t, flo
     }
 }
 
+#if !KFM_FIRMWARE  // the batched path (runtime/projection.hpp, KFM_BATCH_PATH)
 // The batch scratch, for R rows interleaved: the rows x (d R), the rule's projections t ((d+1) R), the
 // kernel's scratch (d R), then r and diag (d each). R depends on the ISA, which the meta does not name:
 // sized for the widest.
@@ -219,11 +220,12 @@ void butterfly_simplex_apply_batch(const map_state& map, const float* x, std::si
                 butterfly_simplex_apply(map, x + v * map.meta->work_dim, t + v * map.meta->projection_dim, scratch);
     }
 }
+#endif  // !KFM_FIRMWARE
 
 }  // namespace
 
 extern const projection_ops butterfly_simplex_projection = {
     butterfly_simplex_verify, butterfly_simplex_scratch_floats, butterfly_simplex_apply,
-    butterfly_simplex_batch_scratch_floats, butterfly_simplex_apply_batch};
+    KFM_BATCH_PATH(butterfly_simplex_batch_scratch_floats, butterfly_simplex_apply_batch)};
 
 }  // namespace kfm::detail

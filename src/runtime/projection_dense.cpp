@@ -19,6 +19,7 @@ void dense_apply(const map_state& map, const float* x, float* t, float*) {
     map.kernels->gemv(map.dense, map.meta->projection_dim, map.meta->work_dim, x, t);
 }
 
+#if !KFM_FIRMWARE  // the batched path (runtime/projection.hpp, KFM_BATCH_PATH)
 std::size_t dense_batch_scratch_floats(const format::map_meta&, std::size_t) { return 0; }
 
 // T = X W^T: one gemm for the batch.
@@ -26,10 +27,11 @@ void dense_apply_batch(const map_state& map, const float* x, std::size_t rows, f
     const format::map_meta& m = *map.meta;
     map.kernels->gemm(map.dense, m.projection_dim, m.work_dim, x, m.work_dim, rows, t, m.projection_dim);
 }
+#endif  // !KFM_FIRMWARE
 
 }  // namespace
 
 extern const projection_ops dense_projection = {dense_verify, dense_scratch_floats, dense_apply,
-                                                dense_batch_scratch_floats, dense_apply_batch};
+                                                KFM_BATCH_PATH(dense_batch_scratch_floats, dense_apply_batch)};
 
 }  // namespace kfm::detail

@@ -92,6 +92,7 @@ void kernel_landmarks_apply(const map_state& map, const float* x, float* t, floa
     map.kernels->gemv(map.kernel_inverse_root, map.meta->projection_dim, map.meta->projection_dim, scratch, t);
 }
 
+#if !KFM_FIRMWARE  // the batched path (runtime/projection.hpp, KFM_BATCH_PATH)
 std::size_t kernel_landmarks_batch_scratch_floats(const fmt::map_meta& meta, std::size_t rows) {
     return rows * meta.projection_dim;
 }
@@ -110,11 +111,12 @@ void kernel_landmarks_apply_batch(const map_state& map, const float* x, std::siz
     }
     map.kernels->gemm(map.kernel_inverse_root, p, p, scratch, p, rows, t, p);
 }
+#endif  // !KFM_FIRMWARE
 
 }  // namespace
 
 extern const projection_ops kernel_landmarks_projection = {
     kernel_landmarks_verify, kernel_landmarks_scratch_floats, kernel_landmarks_apply,
-    kernel_landmarks_batch_scratch_floats, kernel_landmarks_apply_batch};
+    KFM_BATCH_PATH(kernel_landmarks_batch_scratch_floats, kernel_landmarks_apply_batch)};
 
 }  // namespace kfm::detail

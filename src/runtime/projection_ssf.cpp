@@ -164,6 +164,7 @@ void ssf_apply(const map_state& map, const float* x, float* t, float* scratch) {
     project_group<1>(map, x, t, scratch);
 }
 
+#if !KFM_FIRMWARE  // the batched path (runtime/projection.hpp, KFM_BATCH_PATH)
 // The lane count depends on the ISA, which the meta does not name: size for the widest.
 std::size_t ssf_batch_scratch_floats(const format::map_meta& meta, std::size_t) {
     return scratch_for_lanes(meta, meta.block_size <= max_interleaved_fft ? max_lanes : 1);
@@ -190,10 +191,11 @@ void ssf_apply_batch(const map_state& map, const float* x, std::size_t rows, flo
         default: apply_groups<1>(map, x, rows, t, scratch); break;  // no batch FFT: one vector at a time
     }
 }
+#endif  // !KFM_FIRMWARE
 
 }  // namespace
 
-extern const projection_ops ssf_fft_projection = {ssf_verify, ssf_scratch_floats, ssf_apply, ssf_batch_scratch_floats,
-                                                  ssf_apply_batch};
+extern const projection_ops ssf_fft_projection = {ssf_verify, ssf_scratch_floats, ssf_apply,
+                                                  KFM_BATCH_PATH(ssf_batch_scratch_floats, ssf_apply_batch)};
 
 }  // namespace kfm::detail

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "kernels/kernel_table.hpp"
+#include "runtime/accumulator.hpp"
 #include "runtime/map_state.hpp"
 #include "runtime/pipeline.hpp"
 #include "runtime/projection.hpp"
@@ -14,6 +15,7 @@ namespace kfm {
 namespace {
 
 namespace fmt = kfm::format;
+using detail::accumulator;
 using detail::map_state;
 using detail::projection_ops;
 
@@ -94,15 +96,41 @@ bool all_finite(const float* x, std::size_t n) {
     return any == 0;
 }
 
-// Sum of squares in double with eight independent partial sums: one serial chain of additions would
-// cost an add latency per element (measured at a quarter of a structured map's time at d = 1024).
-double sum_of_squares(const float* x, std::size_t n) {
+// 2^-e for e the exponent of the largest |x_i|, clamped to [-126, 126] (so 2^-e is a normal float): scaling
+// by it is exact, and keeps the squares of sum_of_squares clear of float's underflow and overflow.
+accumulator power_of_two_scale(const float* x, std::size_t n) {
+    std::uint32_t largest = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        std::uint32_t u;
+        std::memcpy(&u, x + i, sizeof u);
+        u &= 0x7fffffffu;
+        largest = u > largest ? u : largest;
+    }
+    int e = int(largest >> 23) - 127;
+    e = e < -126 ? -126 : e > 126 ? 126 : e;
+    const std::uint32_t bits = std::uint32_t(127 - e) << 23;
+    float scale;
+    std::memcpy(&scale, &bits, sizeof scale);
+    return scale;
+}
+
+// Sum of (s x_i)^2 in the accumulator with eight independent partial sums: one serial chain of additions
+// would cost an add latency per element (measured at a quarter of a structured map's time at d = 1024).
+// In double every product is exact and s a power of two, so the sum is exactly s^2 times the unscaled one.
+accumulator sum_of_squares(const float* x, std::size_t n, accumulator s) {
     constexpr std::size_t K = 8;
-    double partial[K] = {};
+    accumulator partial[K] = {};
     std::size_t i = 0;
-    for (; i + K <= n; i += K)
-        for (std::size_t k = 0; k < K; ++k) partial[k] += double(x[i + k]) * double(x[i + k]);
-    for (std::size_t k = 0; i < n; ++i, ++k) partial[k] += double(x[i]) * double(x[i]);
+    for (; i + K <= n; i += K) {
+        for (std::size_t k = 0; k < K; ++k) {
+            const accumulator y = accumulator(x[i + k]) * s;
+            partial[k] += y * y;
+        }
+    }
+    for (std::size_t k = 0; i < n; ++i, ++k) {
+        const accumulator y = accumulator(x[i]) * s;
+        partial[k] += y * y;
+    }
     return ((partial[0] + partial[1]) + (partial[2] + partial[3])) + ((partial[4] + partial[5]) + (partial[6] + partial[7]));
 }
 
@@ -120,11 +148,15 @@ void preprocess(const map_state& map, const float* x, float* x_work) {
         for (std::uint32_t i = 0; i < m.input_dim; ++i) x_work[i] = shifted_scaled(map, x, i);
         x = x_work;  // normalisation below reads and writes in place
     }
-    double sum = 0.0;
-    if ((m.flags & fmt::meta_flag_normalize_input) != 0) sum = sum_of_squares(x, m.input_dim);
-    if (sum > 0.0) {
-        const double scale = 1.0 / std::sqrt(sum);
-        for (std::uint32_t i = 0; i < m.input_dim; ++i) x_work[i] = static_cast<float>(double(x[i]) * scale);
+    // x / |x|, as x s / |x s| with s = power_of_two_scale (in double the same bits as without s).
+    accumulator sum = 0, s = 1;
+    if ((m.flags & fmt::meta_flag_normalize_input) != 0) {
+        s = power_of_two_scale(x, m.input_dim);
+        sum = sum_of_squares(x, m.input_dim, s);
+    }
+    if (sum > 0) {
+        const accumulator scale = s / std::sqrt(sum);
+        for (std::uint32_t i = 0; i < m.input_dim; ++i) x_work[i] = static_cast<float>(accumulator(x[i]) * scale);
     } else if (x != x_work) {  // not normalised, or a zero vector (which stays zero)
         std::memcpy(x_work, x, sizeof(float) * m.input_dim);
     }
@@ -132,16 +164,16 @@ void preprocess(const map_state& map, const float* x, float* x_work) {
     if (m.input_append != 0.0) x_work[m.input_dim] = static_cast<float>(m.input_append);
 }
 
-// Random Maclaurin: out[j] = w_j * prod_{k in group j} (s_k * t[k]); accumulated in double.
+// Random Maclaurin: out[j] = w_j * prod_{k in group j} (s_k * t[k]); accumulated in the accumulator.
 void product_segment(const map_state& map, const fmt::feature_segment& s, const float* t, float* out) {
     const std::uint32_t* g = map.groups + s.group_index;
     for (std::uint32_t j = 0; j < s.arg_count; ++j) {
-        double p = 1.0;
+        accumulator p = 1;
         for (std::uint32_t k = g[j]; k < g[j + 1]; ++k) {
-            const double scale = s.scale_index == fmt::no_index ? s.scale : map.scales[s.scale_index + k];
-            p *= scale * double(t[k]);
+            const accumulator scale = s.scale_index == fmt::no_index ? s.scale : map.scales[s.scale_index + k];
+            p *= scale * accumulator(t[k]);
         }
-        double w = s.weight;
+        accumulator w = s.weight;
         if (s.weight_index != fmt::no_index) w *= map.weights[s.weight_index + j];
         out[j] = static_cast<float>(w * p);
     }

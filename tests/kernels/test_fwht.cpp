@@ -8,6 +8,7 @@
 
 #include "kernel_test_util.hpp"
 #include "kernels/fwht_naive.hpp"
+#include "kernels/fwht_norm.hpp"
 
 using kfm_test::available_tables;
 using kfm_test::test_rng;
@@ -89,5 +90,13 @@ TEST_CASE("fwht up to n = 65536 against the double fast transform; applying it t
             for (std::size_t i = 0; i < n; ++i) worst = std::max(worst, double(std::abs(y[i] - (sign_flipped(bits, i) ? -x[i] : x[i]))));
             CHECK(worst < 1e-5);
         }
+    }
+}
+
+TEST_CASE("fwht: the normalisation without double arithmetic equals float(1 / sqrt(double(n))), n = 1 ... 2^62") {
+    for (unsigned log2_n = 0; log2_n <= 62; ++log2_n) {
+        const float expected = float(1.0 / std::sqrt(double(std::uint64_t(1) << log2_n)));
+        INFO("n = 2^" << log2_n);
+        CHECK(kfm::detail::kern::fwht_norm(log2_n) == expected);
     }
 }

@@ -8,6 +8,7 @@
 #include <functional>
 #include <limits>
 
+#include "common/open_profiles.hpp"
 #include "common/test_maps.hpp"
 
 namespace fmt = kfm::format;
@@ -35,9 +36,11 @@ float* floats_of(kfm::offline::map_contents& map, std::uint32_t tag) {
     return nullptr;
 }
 
-// Opens with every ISA this host runs; all must agree.
+// Opens with every ISA this host runs; all must agree, and the firmware profile's output bound with this
+// build's (kfm::test::check_open_profiles_agree).
 status open_everywhere(const kfm::offline::map_contents& map) {
     const kfm::test::file_buffer buffer(kfm::offline::serialize(map));
+    kfm::test::check_open_profiles_agree(buffer.data(), buffer.size());
     kfm::map scalar;
     const status s = kfm::open(buffer.data(), buffer.size(), &scalar, kfm::isa::scalar);
     for (std::size_t i = 0; i < kfm::isa_count(); ++i) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/builder_configs.hpp"
+#include "common/open_profiles.hpp"
 #include "common/test_maps.hpp"
 #include "common/test_models.hpp"
 
@@ -20,8 +21,11 @@ using kfm::test::dense_spec;
 
 namespace {
 
+// Opens with the scalar kernels, after checking that the firmware profile's output bound decides as this
+// build's (kfm::test::check_open_profiles_agree).
 status open_contents(const kfm::offline::map_contents& map) {
     const kfm::test::file_buffer buffer(kfm::offline::serialize(map));
+    kfm::test::check_open_profiles_agree(buffer.data(), buffer.size());
     kfm::map opened;
     return kfm::open(buffer.data(), buffer.size(), &opened, kfm::isa::scalar);
 }
@@ -95,6 +99,26 @@ TEST_CASE("finite output: huge finite stored values are refused at open (value_t
     CHECK(open_contents(map) == status::ok);
 }
 
+TEST_CASE("finite output: the firmware profile's float bound decides as the double one across the limit") {
+    // One DENS entry 2^k (1 + j / 16) swept across the limit: the bound is log2 of it + log2(2^20 x 5), which
+    // crosses 126 between k = 103, j = 9 and 10, both more than output_bound.hpp's 2^-6 margin away.
+    std::size_t accepted = 0, refused = 0;
+    for (int k = 100; k <= 106; ++k) {
+        for (int j = 0; j < 16; ++j) {
+            kfm::offline::map_contents map = kfm::test::make_dense_map(dense_spec{});
+            floats_of(map, fmt::tag::dense)[3] = std::ldexp(1.0f + float(j) / 16, k);
+            const kfm::test::file_buffer buffer(kfm::offline::serialize(map));
+            const auto d = kfm::test::open_profile_decisions_of(buffer.data(), buffer.size());
+            INFO("DENS[3] = 2^" << k << " x " << 1.0 + j / 16.0);
+            REQUIRE(d.bound_reached);
+            kfm::test::check_open_profiles_agree(buffer.data(), buffer.size());
+            (d.host_accepts_bound ? accepted : refused) += 1;
+        }
+    }
+    CHECK(accepted == 3 * 16 + 10);
+    CHECK(refused == 3 * 16 + 6);
+}
+
 TEST_CASE("finite output: a model's PREP and head are inside the bound too") {
     dense_spec spec;
     const auto model = [&] { return kfm::test::make_test_model(spec, fmt::task_kind::regression, 2); };
@@ -142,6 +166,9 @@ TEST_CASE("finite output: every builder map gives finite output at |x_i| = 2^20 
     for (unsigned d : {5u, 16u}) {
         for (const auto& config : kfm::test::builder_configs(d, 48)) {
             const kfm::test::file_buffer buffer(kfm::offline::serialize(kfm::offline::build_map(config.options)));
+            INFO(config.label);
+            REQUIRE(kfm::test::open_profile_decisions_of(buffer.data(), buffer.size()).bound_reached);
+            kfm::test::check_open_profiles_agree(buffer.data(), buffer.size());
             for (std::size_t i = 0; i < kfm::isa_count(); ++i) {
                 const kfm::isa isa = kfm::isa_at(i);
                 if (!kfm::isa_available(isa)) continue;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/builder_configs.hpp"
+#include "common/open_profiles.hpp"
 #include "common/test_maps.hpp"
 #include "runtime/work_bound.hpp"
 
@@ -28,8 +29,11 @@ kfm::offline::build_options options(fmt::method method, fmt::kernel kernel, unsi
     return o;
 }
 
+// Opens with the scalar kernels, after checking that the firmware profile's output bound decides as this
+// build's (kfm::test::check_open_profiles_agree).
 status open_contents(const kfm::offline::map_contents& map) {
     const kfm::test::file_buffer buffer(kfm::offline::serialize(map));
+    kfm::test::check_open_profiles_agree(buffer.data(), buffer.size());
     kfm::map opened;
     return kfm::open(buffer.data(), buffer.size(), &opened, kfm::isa::scalar);
 }
@@ -81,6 +85,7 @@ TEST_CASE("work bound: every builder map, and the largest TensorSketch degree, s
     for (const auto& config : configs) {
         const kfm::test::file_buffer buffer(kfm::offline::serialize(kfm::offline::build_map(config.options)));
         const kfm::map map = kfm::test::open_or_fail(buffer);
+        kfm::test::check_open_profiles_agree(buffer.data(), buffer.size());
         const kfm::detail::map_state& state = *kfm::detail::state_of(map);
         const std::uint64_t work = kfm::detail::transform_work(state);
         const std::uint64_t limit = kfm::detail::work_limit(state, buffer.size());
