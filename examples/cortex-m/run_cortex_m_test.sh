@@ -7,8 +7,11 @@
 # under WORK_DIR: default a temporary directory), and runs two of them on the core's QEMU board with
 # semihosting:
 #   kfm_predict_firmware  labels identical to the host's 'kfm predict' on the same rows, scores within
-#                         1e-5 relative to max(|score|, 1), and the ISA the runtime chose is scalar
-#   kfm_kernel_check      every kernel of the table against its plain reference: no FAIL line
+#                         1e-5 relative to max(|score|, 1), and the ISA the runtime chose is the core's:
+#                         mve on the Cortex-M55 (MVE-F), scalar on the M4F and M7
+#   kfm_kernel_check      every kernel of every table the build holds (mve and scalar on the M55) against
+#                         its plain reference: no FAIL line
+# Each core's lines name the table that ran ("cortex-m: cortex-m55: isa mve").
 # It also checks that configuring for an M-profile core with NEON flags, or without the scalar table,
 # fails. Prints one line per check and exits non-zero when any fails.
 # Needs gcc-arm-none-eabi, libnewlib-arm-none-eabi, libstdc++-arm-none-eabi-dev, qemu-system-arm
@@ -74,7 +77,9 @@ for core in cortex-m4 cortex-m7 cortex-m55; do
   run kfm_predict_firmware >"$b/device.txt" 2>&1
   status=$?
   if [ $status -ne 0 ]; then tail -5 "$b/device.txt"; echo "cortex-m: $core: kfm_predict_firmware exited with $status"; fi
-  grep -qx "isa scalar" "$b/device.txt" || { echo "cortex-m: $core: the runtime did not choose scalar"; status=1; }
+  expected_isa=scalar; [ $core = cortex-m55 ] && expected_isa=mve
+  echo "cortex-m: $core: predict ran on: $(sed -n 's/^isa //p' "$b/device.txt")"
+  grep -qx "isa $expected_isa" "$b/device.txt" || { echo "cortex-m: $core: the runtime did not choose $expected_isa"; status=1; }
   grep -v '^isa ' "$b/device.txt" >"$b/device_rows.txt"
   awk -v core=$core -v expected=$rows 'NR == FNR { host[FNR] = $0; next }
        { split(host[FNR], h, " "); count++
@@ -90,7 +95,9 @@ for core in cortex-m4 cortex-m7 cortex-m55; do
   check "$core predict on $board against the host" $status
   run kfm_kernel_check >"$b/kernels.txt" 2>&1
   status=$?
-  grep -E '^(FAIL|kernels:)' "$b/kernels.txt" | sed "s/^/cortex-m: $core: /"
+  grep -E '^(FAIL|kernels:|isa )' "$b/kernels.txt" | sed "s/^/cortex-m: $core: kernel check: /"
+  grep -E '^[a-z0-9]+ [a-z_]+: ' "$b/kernels.txt" | awk '{ tables[$1] = 1 } END { for (t in tables) if (t != "registry") n = n " " t; print "tables checked:" n }' |
+    sed "s/^/cortex-m: $core: /"
   if [ $status -ne 0 ] || grep -q '^FAIL' "$b/kernels.txt" || ! grep -q '^kernels: .* 0 failed' "$b/kernels.txt"; then
     tail -5 "$b/kernels.txt"; status=1
   fi

@@ -337,6 +337,9 @@ inline void transpose(vf<A>* rows) noexcept {
         return;
     }
 #endif
+#if KFM_MVE
+    if constexpr (std::is_same<mve_arch, A>::value) return mve_transpose(rows);  // interleaving store (mve.hpp)
+#endif
     transpose_round<1, A>(rows);
     transpose_round<2, A>(rows);
     transpose_round<4, A>(rows);
