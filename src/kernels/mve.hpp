@@ -247,6 +247,22 @@ inline void mve_transpose(xsimd::kfm_mve_f* rows) noexcept {
     for (int r = 0; r < 4; ++r) rows[r] = vld1q_f32(t + 4 * r);
 }
 
+// Lane c of row k stored at out + rev(c) row_stride + k for rows k < 4 (rev: the 2-bit reversal), i.e. the
+// transposed rows at out + rev(c) row_stride: one scatter store per row instead of a transpose and 4 stores.
+// {0, 2, 1, 3} * row_stride: the scatter offsets (in floats) of lanes 0 .. 3 to their bit-reversed rows.
+inline uint32x4_t mve_reversed_row_offsets(std::size_t row_stride) noexcept {
+    static constexpr std::uint32_t reversed_lane[4] = {0, 2, 1, 3};
+    return vmulq_n_u32(vld1q_u32(reversed_lane), std::uint32_t(row_stride));
+}
+
+inline void mve_scatter_columns(const xsimd::kfm_mve_f* rows, float* out, std::size_t row_stride) noexcept {
+    const uint32x4_t offsets = mve_reversed_row_offsets(row_stride);
+    vstrwq_scatter_shifted_offset_f32(out, offsets, rows[0].data);
+    vstrwq_scatter_shifted_offset_f32(out + 1, offsets, rows[1].data);
+    vstrwq_scatter_shifted_offset_f32(out + 2, offsets, rows[2].data);
+    vstrwq_scatter_shifted_offset_f32(out + 3, offsets, rows[3].data);
+}
+
 // The 4 floats at src (popcount(mask) of them are used) placed at the set lanes of mask, in order, 0
 // elsewhere: one gather of the set lanes (zeroing predication) at offsets given by the lanes' ranks.
 inline xsimd::kfm_mve_f mve_expand_register(const float* src, std::uint32_t mask) noexcept {
