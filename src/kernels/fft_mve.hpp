@@ -25,8 +25,11 @@ inline void mve_reverse_first_stages(const float* in_re, const float* in_im, flo
                                      unsigned log2_n) noexcept {
     const std::uint32_t n = std::uint32_t(1) << log2_n, rs = n / 4;  // row stride
     const unsigned mid_bits = log2_n - 4;  // index (a, b, c): a, c the top and bottom 2 bits
-    // lane c of a row goes to row rev2(c) of the output: offsets {0, 2, 1, 3} * rs
-    const uint32x4_t offsets = mve_reversed_row_offsets(rs);
+    // lane c of a row goes to row rev2(c) of the output: byte offsets {0, 2, 1, 3} * rs * 4, as addresses
+    // (the scatter's immediate then picks the column: no base register per column)
+    const uint32x4_t offsets = vshlq_n_u32(mve_reversed_row_offsets(rs), 2);
+    const std::uint32_t re_base = std::uint32_t(reinterpret_cast<std::uintptr_t>(out_re));
+    const std::uint32_t im_base = std::uint32_t(reinterpret_cast<std::uintptr_t>(out_im));
     // x_p = input row rev2(p): x0 = row 0, x1 = row 2, x2 = row 1, x3 = row 3
     const float* r0 = in_re;
     const float* r1 = in_re + 2 * rs;
@@ -39,9 +42,7 @@ inline void mve_reverse_first_stages(const float* in_re, const float* in_im, flo
     for (std::uint32_t b = 0; b < n / 16; ++b) {
         std::uint32_t rb;  // b's mid_bits reversed (GCC 12's arm_acle.h has no __rbit)
         __asm__("rbit %0, %1" : "=r"(rb) : "r"(b));
-        rb >>= 32 - mid_bits;
-        float* o_re = out_re + 4 * rb;
-        float* o_im = out_im + 4 * rb;
+        rb = (rb >> (32 - mid_bits)) * 16;  // the tile's first output, in bytes
         // stage h = 1 on (x0, x1), (x2, x3), then h = 2: (y0, y2) with twiddle 1, (y1, y3) with -i
         float32x4_t s01 = vld1q_f32(r0), d01 = vld1q_f32(r1);
         float32x4_t s23 = vld1q_f32(r2), d23 = vld1q_f32(r3);
@@ -51,8 +52,9 @@ inline void mve_reverse_first_stages(const float* in_re, const float* in_im, flo
         t = vaddq_f32(s23, d23);
         d23 = vsubq_f32(s23, d23);
         s23 = t;
-        vstrwq_scatter_shifted_offset_f32(o_re, offsets, vaddq_f32(s01, s23));
-        vstrwq_scatter_shifted_offset_f32(o_re + 2, offsets, vsubq_f32(s01, s23));
+        const uint32x4_t o_re = vaddq_n_u32(offsets, re_base + rb);
+        vstrwq_scatter_base_f32(o_re, 0, vaddq_f32(s01, s23));
+        vstrwq_scatter_base_f32(o_re, 8, vsubq_f32(s01, s23));
         float32x4_t e01 = vld1q_f32(i0), f01 = vld1q_f32(i1);
         float32x4_t e23 = vld1q_f32(i2), f23 = vld1q_f32(i3);
         t = vaddq_f32(e01, f01);
@@ -61,13 +63,14 @@ inline void mve_reverse_first_stages(const float* in_re, const float* in_im, flo
         t = vaddq_f32(e23, f23);
         f23 = vsubq_f32(e23, f23);
         e23 = t;
-        vstrwq_scatter_shifted_offset_f32(o_im, offsets, vaddq_f32(e01, e23));
-        vstrwq_scatter_shifted_offset_f32(o_im + 2, offsets, vsubq_f32(e01, e23));
+        const uint32x4_t o_im = vaddq_n_u32(offsets, im_base + rb);
+        vstrwq_scatter_base_f32(o_im, 0, vaddq_f32(e01, e23));
+        vstrwq_scatter_base_f32(o_im, 8, vsubq_f32(e01, e23));
         // y1 = (d01, f01), y3 = (d23, f23); (-i) y3 = (f23, -d23)
-        vstrwq_scatter_shifted_offset_f32(o_re + 1, offsets, vaddq_f32(d01, f23));
-        vstrwq_scatter_shifted_offset_f32(o_im + 1, offsets, vsubq_f32(f01, d23));
-        vstrwq_scatter_shifted_offset_f32(o_re + 3, offsets, vsubq_f32(d01, f23));
-        vstrwq_scatter_shifted_offset_f32(o_im + 3, offsets, vaddq_f32(f01, d23));
+        vstrwq_scatter_base_f32(o_re, 4, vaddq_f32(d01, f23));
+        vstrwq_scatter_base_f32(o_im, 4, vsubq_f32(f01, d23));
+        vstrwq_scatter_base_f32(o_re, 12, vsubq_f32(d01, f23));
+        vstrwq_scatter_base_f32(o_im, 12, vaddq_f32(f01, d23));
         r0 += 4; r1 += 4; r2 += 4; r3 += 4;
         i0 += 4; i1 += 4; i2 += 4; i3 += 4;
     }
@@ -149,6 +152,7 @@ inline void mve_radix_passes(float* re, float* im, std::size_t n, std::size_t h,
         if (h == 4) mve_radix4_pass<4>(re, im, n, h, tw);
         else if (h == 16) mve_radix4_pass<16>(re, im, n, h, tw);
         else if (h == 64) mve_radix4_pass<64>(re, im, n, h, tw);
+        else if (h == 256) mve_radix4_pass<256>(re, im, n, h, tw);
         else mve_radix4_pass<0>(re, im, n, h, tw);
     }
     if (2 * h <= n) mve_radix2_last_pass(re, im, h, tw);
