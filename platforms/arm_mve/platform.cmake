@@ -2,5 +2,5 @@
 # this build's flags (cmake/kfm_platform.cmake). No extra flags: the core's -mcpu enables MVE for the whole
 # build, so there is no run-time choice to make (the scalar table stays beside it, KFM_SCALAR_TABLE).
 if(KFM_TARGET_MVE_FLOAT)
-  kfm_platform(mve FLAGS --param=max-inline-insns-single=2000 --param=max-inline-insns-auto=2000 --param=large-function-growth=10000 --param=large-stack-frame-growth=100000 --param=inline-unit-growth=1000)
+  kfm_platform(mve)
 endif()
