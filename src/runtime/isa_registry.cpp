@@ -7,8 +7,8 @@
 // on a capable CPU. ARM ISAs require nothing at run time: NEON is part of the AArch64 baseline and of the
 // ARMv7 build flags, so a built table always runs. M-profile cores (Cortex-M) have no NEON: their builds
 // carry the scalar table, and on a core with MVE-F (Helium: Cortex-M55, M85) the mve table too
-// (cmake/kfm_platform.cmake); the build's -mcpu decides, as M-profile has no user-readable feature
-// register to ask. The checks below enforce both.
+// (cmake/kfm_platform.cmake). The build's -mcpu decides: it lets the compiler use MVE anywhere, so such a
+// build runs only on a core with MVE-F, and a built mve table always runs. The checks below enforce both.
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
