@@ -51,7 +51,7 @@ for core in ${KFM_BENCH_CORES:-cortex-m55}; do
     b=$work/$core-$opt
     args=(-DKFM_CORTEX_M_CPU="$core" -DKFM_MODEL_DIR="$work/model" -DKFM_BENCH_DIR="$work" -DCMAKE_BUILD_TYPE=Bench
           -DCMAKE_C_FLAGS_BENCH="-$opt" -DCMAKE_CXX_FLAGS_BENCH="-$opt")
-    [ -z "$cmsis_dsp" ] || args+=(-DKFM_CMSIS_DSP_DIR="$cmsis_dsp" -DKFM_CMSIS_CORE_DIR="$cmsis_core")
+    args+=(-DKFM_CMSIS_DSP_DIR="$cmsis_dsp" -DKFM_CMSIS_CORE_DIR="$cmsis_core")  # empty: no peer (clears a cached one)
     cmake -S "$here" -B "$b" -G Ninja --toolchain "$root/toolchains/cortex-m.cmake" "${args[@]}" >"$b.log" 2>&1 ||
       { cat "$b.log"; exit 1; }
     cmake --build "$b" --target kfm_bench_firmware >>"$b.log" 2>&1 || { tail -30 "$b.log"; exit 1; }
