@@ -9,7 +9,8 @@
 // one radix-8 pass when their number is odd) to cut the passes over memory. For n == lanes^2 the tile is
 // the whole transform and every stage runs in registers (one load, one store). The inverse is the
 // forward transform with re and im swapped (conj(F(conj x))). On AVX2 (and AVX-512, which uses the 8-lane
-// kernel), 16 <= n < 64 runs the 4-lane SSE instance of the same template (half_width_arch).
+// kernel), 16 <= n < 64 runs the 4-lane SSE instance of the same template (half_width_arch). On MVE, with 8
+// vector registers, the out-of-place bit reversal and the stages h >= lanes are fft_mve.hpp's passes.
 #pragma once
 #include <cstdint>
 #include <utility>

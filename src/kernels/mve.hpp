@@ -5,8 +5,9 @@
 // xsimd::batch<float | uint32 | int32, mve_arch>, its lane masks, and exactly the operations the kernel
 // templates of src/kernels/ use (arithmetic, fused multiply-add, compare and select, bit operations,
 // compile-time swizzles and constants, a horizontal sum, exp / sqrt / log1p). So the templates instantiate
-// for MVE unchanged; the few MVE-specific shapes (a 4 x 4 transpose through an interleaving store, the
-// expansion by a predicated gather) are the functions at the end, called from the kernels' ISA branches.
+// for MVE unchanged. The few MVE-specific shapes are the functions at the end (a 4 x 4 transpose through an
+// interleaving store, transposed stores by scatter, the expansion by a predicated gather), called from the
+// kernels' ISA branches, and the FFT's passes for 8 vector registers (fft_mve.hpp).
 // Included by simd.hpp only when the compiler targets MVE-F and xsimd knows no SIMD unit (the two go
 // together: M-profile has no NEON), so nothing here can clash with xsimd's own definitions.
 #pragma once
