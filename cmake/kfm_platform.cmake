@@ -27,8 +27,11 @@ endfunction()
 # __ARM_ARCH_PROFILE is 'M'). Asked of the compiler rather than read from CMAKE_SYSTEM_PROCESSOR, which is
 # "arm" for Cortex-A and Cortex-M alike. M-profile has no NEON: the platforms build the scalar table only,
 # and flags that enable NEON there are a configure error (the NEON kernels would fault on the first call).
+# KFM_TARGET_MVE_FLOAT: an M-profile core with MVE-F (Helium with floating point, __ARM_FEATURE_MVE has bit 1:
+# Cortex-M55, M85): platforms/arm_mve/ builds the mve table beside the scalar one.
 function(kfm_detect_m_profile)
   set(profile OFF)
+  set(mve_float OFF)
   if(CMAKE_SYSTEM_PROCESSOR MATCHES "^arm")
     get_directory_property(options COMPILE_OPTIONS)
     separate_arguments(flags UNIX_COMMAND "${CMAKE_CXX_FLAGS}")
@@ -39,6 +42,9 @@ function(kfm_detect_m_profile)
     endif()
     if(macros MATCHES "#define __ARM_ARCH_PROFILE 77\n")
       set(profile ON)
+      if(macros MATCHES "#define __ARM_FEATURE_MVE 3\n")
+        set(mve_float ON)
+      endif()
       if(macros MATCHES "#define __ARM_NEON 1\n")
         message(FATAL_ERROR "kfm: the flags enable NEON on an M-profile (Cortex-M) target, which has none: "
                             "drop -mfpu=neon (toolchains/cortex-m.cmake sets the core's FPU)")
@@ -46,5 +52,6 @@ function(kfm_detect_m_profile)
     endif()
   endif()
   set(KFM_TARGET_M_PROFILE ${profile} PARENT_SCOPE)
+  set(KFM_TARGET_MVE_FLOAT ${mve_float} PARENT_SCOPE)
 endfunction()
 kfm_detect_m_profile()

@@ -1,8 +1,11 @@
-// The kernel checks on the device: every kernel of the table the runtime chose (kernels_for(automatic))
-// against a plain double-precision reference written from its definition (src/kernels/kernel_table.hpp)
-// on deterministic random inputs, with the tolerances of the native kernel tests (tests/kernels/), which
-// need a hosted C++ library the bare-metal toolchain lacks. Also checks that the ISA registry chose the
-// scalar table and claims no other ISA. Prints a line per failed case ("FAIL ..."), a line per kernel, and
+// The kernel checks on the device: every kernel of every table the build holds (the mve table on a core
+// with MVE-F, Cortex-M55, and the scalar table beside it; the scalar table alone elsewhere) against a plain
+// double-precision reference written from its definition (src/kernels/kernel_table.hpp) on deterministic
+// random inputs, with the tolerances of the native kernel tests (tests/kernels/, where NEON and AVX are
+// held to the same references), which need a hosted C++ library the bare-metal toolchain lacks. Each table
+// gets the same inputs (the generator restarts per table). Also checks that the ISA registry chose mve on
+// an MVE-F core and scalar elsewhere, and claims no other ISA. Prints the table the runtime chose
+// ("isa NAME"), a line per failed case ("FAIL TABLE ..."), a line per table and kernel, and
 // "kernels: N passed, M failed". No heap: every buffer is static.
 #include <cmath>
 #include <cstdint>
@@ -38,6 +41,7 @@ struct test_rng {
 };
 
 int kernel_passed = 0, kernel_failed = 0, total_passed = 0, total_failed = 0;
+const char* table_name = "";  // the table under test, printed before each kernel name
 
 // One case: counted, and printed when it fails.
 void expect(bool ok, const char* kernel, const char* what, long size, double error = 0) {
@@ -47,6 +51,8 @@ void expect(bool ok, const char* kernel, const char* what, long size, double err
     }
     ++kernel_failed;
     sh_puts("FAIL ");
+    sh_puts(table_name);
+    sh_puts(" ");
     sh_puts(kernel);
     sh_puts(" ");
     sh_puts(what);
@@ -58,6 +64,8 @@ void expect(bool ok, const char* kernel, const char* what, long size, double err
 }
 
 void end_kernel(const char* kernel) {
+    sh_puts(table_name);
+    sh_puts(" ");
     sh_puts(kernel);
     sh_puts(": ");
     sh_put_int(kernel_passed);
@@ -71,7 +79,8 @@ void end_kernel(const char* kernel) {
 
 double max_d(double a, double b) { return a > b ? a : b; }
 
-constexpr unsigned max_log2_fft = 8;
+constexpr unsigned max_log2_fft = 10;       // fft: every pass shape of the mve FFT (radix-4 at h = 4 .. 256)
+constexpr unsigned max_log2_fft_batch = 8;  // fft_batch: L interleaved vectors of up to 256
 constexpr std::size_t max_n = 1024;
 float buf_a[max_n * 16], buf_b[max_n * 16], buf_c[max_n * 16], buf_d[max_n * 16], buf_e[max_n * 16];
 double ref_re[max_n], ref_im[max_n];
@@ -79,13 +88,20 @@ float twiddles[4 * max_n];
 std::uint8_t bits[max_n / 8 + 16];
 std::uint32_t perm[max_n];
 
-// ---- fft and fft_batch: the naive DFT in double (sign -1 forward, +1 inverse)
+// ---- fft and fft_batch: the naive DFT in double (sign -1 forward, +1 inverse), its n roots of unity
+// computed once per call
+double root_cos[max_n], root_sin[max_n];
+
 void naive_dft(const float* re, const float* im, std::size_t stride, std::size_t n, bool inverse) {
+    for (std::size_t m = 0; m < n; ++m) {
+        const double angle = (inverse ? 2.0 : -2.0) * pi * double(m) / double(n);
+        root_cos[m] = std::cos(angle);
+        root_sin[m] = std::sin(angle);
+    }
     for (std::size_t k = 0; k < n; ++k) {
         double sr = 0, si = 0;
         for (std::size_t j = 0; j < n; ++j) {
-            const double angle = (inverse ? 2.0 : -2.0) * pi * double((j * k) % n) / double(n);
-            const double c = std::cos(angle), s = std::sin(angle);
+            const double c = root_cos[(j * k) % n], s = root_sin[(j * k) % n];
             sr += re[j * stride] * c - im[j * stride] * s;
             si += re[j * stride] * s + im[j * stride] * c;
         }
@@ -130,7 +146,7 @@ void check_fft(const kernel_table& t, test_rng& rng) {
 // L interleaved vectors (element k of vector v at [k L + v]), each against the naive DFT.
 void check_fft_batch(const kernel_table& t, test_rng& rng) {
     const std::size_t lanes = t.fft_batch_lanes;
-    for (unsigned log2_n = 1; log2_n <= max_log2_fft; ++log2_n) {
+    for (unsigned log2_n = 1; log2_n <= max_log2_fft_batch; ++log2_n) {
         const std::size_t n = std::size_t(1) << log2_n;
         kfm::detail::fft_make_twiddles(log2_n, twiddles);
         for (bool inverse : {false, true}) {
@@ -477,15 +493,39 @@ void check_kernel_of_dots(const kernel_table& t, test_rng& rng) {
     end_kernel("kernel_of_dots");
 }
 
-// ---- the registry: the automatic choice is the scalar table, and no other ISA is available
+// ---- the registry: the automatic choice is mve on a core with MVE-F (the build's -mcpu says so), else
+// scalar; the scalar table is there too, and no other ISA is available
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
+constexpr kfm::isa expected_isa = kfm::isa::mve;
+#else
+constexpr kfm::isa expected_isa = kfm::isa::scalar;
+#endif
+
 void check_registry(const kernel_table* t) {
-    expect(t != nullptr && t->id == kfm::isa::scalar && kfm::detail::best_isa() == kfm::isa::scalar, "registry",
-           "automatic choice is scalar", 0);
+    table_name = "registry";
+    expect(t != nullptr && t->id == expected_isa && kfm::detail::best_isa() == expected_isa, "choice",
+           kfm::isa_name(expected_isa), 0);
     for (std::size_t i = 0; i < kfm::isa_count(); ++i) {
         const kfm::isa id = kfm::isa_at(i);
-        expect(kfm::isa_available(id) == (id == kfm::isa::scalar), "registry", kfm::isa_name(id), 0);
+        expect(kfm::isa_available(id) == (id == expected_isa || id == kfm::isa::scalar), "available",
+               kfm::isa_name(id), 0);
     }
-    end_kernel("registry");
+    end_kernel("isas");
+}
+
+void check_table(const kernel_table& t) {
+    table_name = kfm::isa_name(t.id);
+    test_rng rng{2026};
+    check_fft(t, rng);
+    check_fft_batch(t, rng);
+    check_butterfly(t, rng);
+    check_butterfly_simplex_batch(t, rng);
+    check_fwht(t, rng);
+    check_dense(t, rng);
+    check_features(t, rng);
+    check_flip_signs(t, rng);
+    check_expand(t, rng);
+    check_kernel_of_dots(t, rng);
 }
 
 }  // namespace
@@ -500,17 +540,15 @@ int main() {
     sh_puts("isa ");
     sh_puts(kfm::isa_name(t->id));
     sh_puts("\n");
-    test_rng rng{2026};
-    check_fft(*t, rng);
-    check_fft_batch(*t, rng);
-    check_butterfly(*t, rng);
-    check_butterfly_simplex_batch(*t, rng);
-    check_fwht(*t, rng);
-    check_dense(*t, rng);
-    check_features(*t, rng);
-    check_flip_signs(*t, rng);
-    check_expand(*t, rng);
-    check_kernel_of_dots(*t, rng);
+    for (std::size_t i = 0; i < kfm::isa_count(); ++i) {
+        const kernel_table* table = kfm::detail::kernels_for(kfm::isa_at(i));
+        if (table == nullptr) continue;
+        if (!kfm::detail::is_complete(*table)) {
+            sh_puts("FAIL an incomplete kernel table\n");
+            return 1;
+        }
+        check_table(*table);
+    }
     sh_puts("kernels: ");
     sh_put_int(total_passed);
     sh_puts(" passed, ");

@@ -9,11 +9,16 @@
 #   kfm_predict_firmware  with the firmware profile (KFM_FIRMWARE, the M-profile default): labels identical
 #                         to the host's 'kfm predict' on the same rows, scores within 1e-5 relative to
 #                         max(|score|, 1), kfm_predict_batch bit for bit equal to kfm_predict, and the ISA
-#                         the runtime chose is scalar
-#   kfm_kernel_check      built without the profile (-DKFM_FIRMWARE=OFF, so the table has the batch kernels
-#                         too): every kernel of the table against its plain reference, no FAIL line
-# It also checks that configuring for an M-profile core with NEON flags, or without the scalar table, and
-# the firmware profile in a build that is not runtime-only, fail. Prints one line per check and exits
+#                         the runtime chose is the core's: mve on the Cortex-M55 (MVE-F), scalar on the M4F
+#                         and M7
+#   kfm_kernel_check      built without the profile (-DKFM_FIRMWARE=OFF, so the tables have the batch
+#                         kernels too): every kernel of every table the build holds (mve and scalar on the
+#                         M55) against its plain reference, no FAIL line
+# Each core's lines name the table that ran ("cortex-m: cortex-m55: predict ran on: mve", and for the
+# kernel check "isa mve" and "tables checked: scalar mve").
+# It also checks that configuring for an M-profile core with NEON flags, or without the scalar table (except
+# on the Cortex-M55, whose mve table may run alone), and the firmware profile in a build that is not
+# runtime-only, fail. Prints one line per check and exits
 # non-zero when any fails.
 # Needs gcc-arm-none-eabi, libnewlib-arm-none-eabi, libstdc++-arm-none-eabi-dev, qemu-system-arm
 # (scripts/install-deps.sh), CMake and Ninja, coreutils and awk.
@@ -67,6 +72,12 @@ else
   grep -q "KFM_FIRMWARE=ON needs -DKFM_RUNTIME_ONLY=ON" "$work/refuse.log"; check "KFM_FIRMWARE=ON refused without KFM_RUNTIME_ONLY" $?
 fi
 rm -rf "$work/refuse"
+# ---- the Cortex-M55 runs its mve table: the scalar one may be left out there (and only there)
+rm -rf "$work/mve-only"
+cmake -S "$root" -B "$work/mve-only" -G Ninja --toolchain "$toolchain" -DKFM_CORTEX_M_CPU=cortex-m55 \
+  -DKFM_SCALAR_TABLE=OFF >"$work/mve-only.log" 2>&1 && grep -q "kernels built for: mve$" "$work/mve-only.log"
+check "cortex-m55 configures with the mve table alone (-DKFM_SCALAR_TABLE=OFF)" $?
+rm -rf "$work/mve-only"
 
 # ---- per core: build, run under QEMU, compare
 for core in cortex-m4 cortex-m7 cortex-m55; do
@@ -91,7 +102,9 @@ for core in cortex-m4 cortex-m7 cortex-m55; do
   run "$b/kfm_predict_firmware" >"$b/device.txt" 2>&1
   status=$?
   if [ $status -ne 0 ]; then tail -5 "$b/device.txt"; echo "cortex-m: $core: kfm_predict_firmware exited with $status"; fi
-  grep -qx "isa scalar" "$b/device.txt" || { echo "cortex-m: $core: the runtime did not choose scalar"; status=1; }
+  expected_isa=scalar; [ $core = cortex-m55 ] && expected_isa=mve
+  echo "cortex-m: $core: predict ran on: $(sed -n 's/^isa //p' "$b/device.txt")"
+  grep -qx "isa $expected_isa" "$b/device.txt" || { echo "cortex-m: $core: the runtime did not choose $expected_isa"; status=1; }
   grep -qx "batch identical" "$b/device.txt" || { echo "cortex-m: $core: kfm_predict_batch differs from kfm_predict"; status=1; }
   grep -v -e '^isa ' -e '^batch identical$' "$b/device.txt" >"$b/device_rows.txt"
   awk -v core=$core -v expected=$rows 'NR == FNR { host[FNR] = $0; next }
@@ -108,7 +121,9 @@ for core in cortex-m4 cortex-m7 cortex-m55; do
   check "$core predict on $board against the host" $status
   run "$b-full/kfm_kernel_check" >"$b/kernels.txt" 2>&1
   status=$?
-  grep -E '^(FAIL|kernels:)' "$b/kernels.txt" | sed "s/^/cortex-m: $core: /"
+  grep -E '^(FAIL|kernels:|isa )' "$b/kernels.txt" | sed "s/^/cortex-m: $core: kernel check: /"
+  grep -E '^[a-z0-9]+ [a-z_]+: ' "$b/kernels.txt" | awk '{ tables[$1] = 1 } END { for (t in tables) if (t != "registry") n = n " " t; print "tables checked:" n }' |
+    sed "s/^/cortex-m: $core: /"
   if [ $status -ne 0 ] || grep -q '^FAIL' "$b/kernels.txt" || ! grep -q '^kernels: .* 0 failed' "$b/kernels.txt"; then
     tail -5 "$b/kernels.txt"; status=1
   fi

@@ -19,7 +19,7 @@ enum class [[nodiscard]] status : int {
 // A short, static, human-readable description. Never null.
 const char* status_string(status s) noexcept;
 
-enum class isa : std::uint32_t { automatic = 0, scalar = 1, avx2 = 2, avx512 = 3, neon64 = 4, neon32 = 5 };
+enum class isa : std::uint32_t { automatic = 0, scalar = 1, avx2 = 2, avx512 = 3, neon64 = 4, neon32 = 5, mve = 6 };
 
 // Every ISA the library knows (built here or not), best first, isa::automatic excluded:
 // isa_at(0) .. isa_at(isa_count() - 1); isa_at returns isa::automatic for i >= isa_count().

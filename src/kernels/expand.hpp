@@ -74,6 +74,9 @@ inline vf<A> expand_register(const float* src, std::uint32_t mask) noexcept {
         return vf<A>(vreinterpretq_f32_u8(vcombine_u8(low, high)));
     }
 #endif
+#if KFM_MVE
+    if constexpr (std::is_same<mve_arch, A>::value) return mve_expand_register(src, mask);  // predicated gather
+#endif
     alignas(64) float out[W];
     std::size_t r = 0;
     for (std::size_t j = 0; j < W; ++j) out[j] = ((mask >> j) & 1u) != 0 ? src[r++] : 0.0f;

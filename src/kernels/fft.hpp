@@ -9,7 +9,8 @@
 // one radix-8 pass when their number is odd) to cut the passes over memory. For n == lanes^2 the tile is
 // the whole transform and every stage runs in registers (one load, one store). The inverse is the
 // forward transform with re and im swapped (conj(F(conj x))). On AVX2 (and AVX-512, which uses the 8-lane
-// kernel), 16 <= n < 64 runs the 4-lane SSE instance of the same template (half_width_arch).
+// kernel), 16 <= n < 64 runs the 4-lane SSE instance of the same template (half_width_arch). On MVE, with 8
+// vector registers, the out-of-place bit reversal and the stages h >= lanes are fft_mve.hpp's passes.
 #pragma once
 #include <cstdint>
 #include <utility>
@@ -17,6 +18,9 @@
 
 #include "kernels/fft_layout.hpp"
 #include "kernels/vec.hpp"
+#if KFM_MVE
+#include "kernels/fft_mve.hpp"  // the MVE passes (8 vector registers)
+#endif
 
 namespace kfm::detail::kern {
 namespace {
@@ -337,6 +341,9 @@ inline void transpose(vf<A>* rows) noexcept {
         return;
     }
 #endif
+#if KFM_MVE
+    if constexpr (std::is_same<mve_arch, A>::value) return mve_transpose(rows);  // interleaving store (mve.hpp)
+#endif
     transpose_round<1, A>(rows);
     transpose_round<2, A>(rows);
     transpose_round<4, A>(rows);
@@ -412,6 +419,9 @@ inline void load_tile_first_stages(fft_tile<A>& t, const float* in_re, const flo
 template <class A>
 inline void transpose_store(vf<A>* rows, float* out, std::size_t row_stride) noexcept {
     constexpr std::size_t W = lanes<A>;
+#if KFM_MVE
+    if constexpr (std::is_same<mve_arch, A>::value) return mve_scatter_columns(rows, out, row_stride);
+#endif
     transpose<A>(rows);
     KFM_UNROLL(16)
     for (std::size_t c = 0; c < W; ++c) store_f<A>(out + rev_lane<A>(c) * row_stride, rows[c]);
@@ -525,6 +535,9 @@ void fft_r2_c2c(const float* in_re, const float* in_im, float* out_re, float* ou
             } else if (n >= W * W && in_re == out_re && in_im == out_im) {
                 reverse_tiles_and_first_stages<true, A>(out_re, out_im, out_re, out_im, log2_n, twiddles);
             } else if (n >= W * W && !in_place) {
+#if KFM_MVE
+                if constexpr (std::is_same<mve_arch, A>::value) mve_reverse_first_stages(in_re, in_im, out_re, out_im, log2_n); else
+#endif
                 reverse_tiles_and_first_stages<false, A>(in_re, in_im, out_re, out_im, log2_n, twiddles);
             } else if (log2_n <= 8 && !in_place) {
                 reverse_and_lane_stages<A>(in_re, in_im, out_re, out_im, log2_n, twiddles);
@@ -544,6 +557,9 @@ void fft_r2_c2c(const float* in_re, const float* in_im, float* out_re, float* ou
     // on a radix-2 pass: 1.08x at n = 1024 and 4096, equal at 256, though the 16 data registers spill a little).
     // Except five stages on 8 lanes (n = 256): radix 4 then radix 8 measured 8 % faster (139-146 ns against
     // 153-158 ns, alternating runs); at n = 1024 and 4096 the order made no measurable difference.
+#if KFM_MVE
+    if constexpr (std::is_same<mve_arch, A>::value) return mve_radix_passes(out_re, out_im, n, h, twiddles);
+#endif
     unsigned left = log2_n;  // stages still to do
     for (std::size_t s = h; s > 1; s /= 2) --left;
     if (W == 8 && left == 5) {

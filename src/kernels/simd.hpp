@@ -9,7 +9,10 @@
 
 #include <xsimd/xsimd.hpp>
 #if defined(XSIMD_NO_SUPPORTED_ARCHITECTURE)
-#include "kernels/xsimd_declarations.hpp"  // a target without SIMD (Cortex-M): the scalar table alone
+#include "kernels/xsimd_declarations.hpp"  // a target xsimd has no SIMD unit for (Cortex-M)
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
+#include "kernels/mve.hpp"  // Helium with floating point (Cortex-M55, M85): the mve table's vocabulary
+#endif
 #endif
 
 // `#pragma GCC unroll n` on the next loop. Empty under AddressSanitizer, whose instrumentation keeps GCC

@@ -47,6 +47,18 @@ inline vf<A> trig_fma(const vf<A>& a, const vf<A>& b, const vf<A>& c) noexcept {
     if constexpr (lanes<A> == 1 && trig_fused) return ::fmaf(a, b, c);
     else return mul_add<A>(a, b, c);
 }
+// The same with a constant c (a * b + c), or a constant b (a + x b, the arguments' order of vec.hpp's
+// add_mul_scalar): identical results, the constant kept scalar (vec.hpp).
+template <class A>
+inline vf<A> trig_fma_add(const vf<A>& a, const vf<A>& b, float c) noexcept {
+    if constexpr (lanes<A> == 1) return trig_fma<A>(a, b, c);
+    else return mul_add_scalar<A>(a, b, c);
+}
+template <class A>
+inline vf<A> trig_fma_times(const vf<A>& a, const vf<A>& x, float b) noexcept {
+    if constexpr (lanes<A> == 1) return trig_fma<A>(x, b, a);
+    else return add_mul_scalar<A>(a, x, b);
+}
 
 namespace trig_constants {
 constexpr float clamp = 4194304.0f;    // 2^22
@@ -94,12 +106,12 @@ inline trig_reduced<A> trig_reduce(const vf<A>& a_in, const vf<A>& w) noexcept {
     vf<A> a;
     if constexpr (lanes<A> == 1) a = a_in > c::clamp ? c::clamp : a_in < -c::clamp ? -c::clamp : a_in;
     else a = xsimd::min(xsimd::max(a_in, splat<A>(-c::clamp)), splat<A>(c::clamp));
-    const vf<A> y = trig_fma<A>(a, splat<A>(c::inv_pi), splat<A>(c::magic));
+    const vf<A> y = trig_fma_add<A>(a, splat<A>(c::inv_pi), c::magic);
     const vf<A> k = y - splat<A>(c::magic);
     vf<A> r;
     if constexpr (trig_fused) {
-        r = trig_fma<A>(k, splat<A>(-c::p1), a);
-        r = trig_fma<A>(k, splat<A>(-c::p2), r);
+        r = trig_fma_times<A>(a, k, -c::p1);
+        r = trig_fma_times<A>(r, k, -c::p2);
     } else {
         r = a - k * splat<A>(c::q1);
         r = r - k * splat<A>(c::q2);
@@ -111,20 +123,20 @@ inline trig_reduced<A> trig_reduce(const vf<A>& a_in, const vf<A>& w) noexcept {
 template <class A>
 inline vf<A> sin_poly(const vf<A>& r, const vf<A>& z) noexcept {
     namespace c = trig_constants;
-    vf<A> p = trig_fma<A>(z, splat<A>(c::s4), splat<A>(c::s3));
-    p = trig_fma<A>(p, z, splat<A>(c::s2));
-    p = trig_fma<A>(p, z, splat<A>(c::s1));
+    vf<A> p = trig_fma_add<A>(z, splat<A>(c::s4), c::s3);
+    p = trig_fma_add<A>(p, z, c::s2);
+    p = trig_fma_add<A>(p, z, c::s1);
     return trig_fma<A>(r * z, p, r);
 }
 
 template <class A>
 inline vf<A> cos_poly(const vf<A>& z) noexcept {
     namespace c = trig_constants;
-    vf<A> p = trig_fma<A>(z, splat<A>(c::c5), splat<A>(c::c4));
-    p = trig_fma<A>(p, z, splat<A>(c::c3));
-    p = trig_fma<A>(p, z, splat<A>(c::c2));
-    p = trig_fma<A>(p, z, splat<A>(c::c1));
-    return trig_fma<A>(p, z, splat<A>(1.0f));
+    vf<A> p = trig_fma_add<A>(z, splat<A>(c::c5), c::c4);
+    p = trig_fma_add<A>(p, z, c::c3);
+    p = trig_fma_add<A>(p, z, c::c2);
+    p = trig_fma_add<A>(p, z, c::c1);
+    return trig_fma_add<A>(p, z, 1.0f);
 }
 
 // s = w sin(a), c = w cos(a).

@@ -50,6 +50,23 @@ inline vf<A> mul_add(const vf<A>& a, const vf<A>& b, const vf<A>& c) noexcept {
         return xsimd::fma(a, b, c);
     }
 }
+// a * b + c and a + b * c with c a scalar constant: mul_add with a splat, except on MVE, whose
+// vector-by-scalar forms (vfmas, vfma with a core register) need no vector register for the constant (it has
+// 8, and the trigonometric polynomials' constants otherwise went to the stack). Fused the same way.
+template <class A>
+inline vf<A> mul_add_scalar(const vf<A>& a, const vf<A>& b, float c) noexcept {
+#if KFM_MVE
+    if constexpr (std::is_same<mve_arch, A>::value) return vfmasq_n_f32(a.data, b.data, c);
+#endif
+    return mul_add<A>(a, b, splat<A>(c));
+}
+template <class A>
+inline vf<A> add_mul_scalar(const vf<A>& a, const vf<A>& b, float c) noexcept {
+#if KFM_MVE
+    if constexpr (std::is_same<mve_arch, A>::value) return vfmaq_n_f32(a.data, b.data, c);
+#endif
+    return mul_add<A>(b, splat<A>(c), a);
+}
 // c - a * b (fused like mul_add)
 template <class A>
 inline vf<A> neg_mul_add(const vf<A>& a, const vf<A>& b, const vf<A>& c) noexcept {

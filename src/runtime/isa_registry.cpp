@@ -6,7 +6,9 @@
 // x86 features come from CPUID plus XGETBV: the OS must save the YMM / ZMM state, or AVX code faults even
 // on a capable CPU. ARM ISAs require nothing at run time: NEON is part of the AArch64 baseline and of the
 // ARMv7 build flags, so a built table always runs. M-profile cores (Cortex-M) have no NEON: their builds
-// carry the scalar table alone (cmake/kfm_platform.cmake), which the check below enforces.
+// carry the scalar table, and on a core with MVE-F (Helium: Cortex-M55, M85) the mve table too
+// (cmake/kfm_platform.cmake). The build's -mcpu decides: it lets the compiler use MVE anywhere, so such a
+// build runs only on a core with MVE-F, and a built mve table always runs. The checks below enforce both.
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -20,6 +22,9 @@
 
 #if KFM_HAVE_NEON32 && defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
 #error "a NEON kernel table in an M-profile (Cortex-M) build: the core has no NEON, the first call would fault"
+#endif
+#if KFM_HAVE_MVE && !(defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2))
+#error "an MVE kernel table in a build whose flags do not target MVE-F: the first call would fault"
 #endif
 
 namespace kfm {
@@ -37,6 +42,9 @@ namespace neon64 { extern const detail::kernel_table table; }
 #endif
 #if KFM_HAVE_NEON32
 namespace neon32 { extern const detail::kernel_table table; }
+#endif
+#if KFM_HAVE_MVE
+namespace mve { extern const detail::kernel_table table; }
 #endif
 }  // namespace kfm
 
@@ -85,6 +93,12 @@ constexpr isa_entry registry[] = {
     {isa::neon32, "neon32", 0,
 #if KFM_HAVE_NEON32
      &neon32::table},
+#else
+     nullptr},
+#endif
+    {isa::mve, "mve", 0,
+#if KFM_HAVE_MVE
+     &mve::table},
 #else
      nullptr},
 #endif

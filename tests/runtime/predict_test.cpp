@@ -19,7 +19,7 @@ using namespace kfm::test;
 namespace {
 
 constexpr kfm::isa all_isas[] = {kfm::isa::scalar, kfm::isa::avx2, kfm::isa::avx512, kfm::isa::neon64,
-                                 kfm::isa::neon32};
+                                 kfm::isa::neon32, kfm::isa::mve};
 
 struct reference {
     std::vector<double> scores;
