@@ -1,7 +1,7 @@
 """Kernel-approximation error and transform time against the number of features D, like the papers' figures.
 
     python3 -m kfm.plot --data letter/X_train.npy --methods rff,orf,sorf,qmc,ssf,quadrature \\
-        --kernel gaussian --features-multiples 1,2,4,8,16 --seeds 10 --out-dir docs/figures
+        --kernel gaussian --features-multiples 1,2,4,8,16 --seeds 10 --out-dir figures
 
 For each method and each D = multiple x d, `--seeds` maps are built (seed s = 1..S: each seed is a new
 map) and each estimates the Gram matrix of one fixed pair of data samples X, Y (`--samples` rows each,
