@@ -16,6 +16,8 @@ python=/usr/bin/python3   # Debian's, with its numpy, scikit-learn, dask, pytest
 
 rm -rf "$work"
 mkdir -p "$work/run"
+# setuptools' staging directories of an earlier build would carry files removed since into the wheel.
+rm -rf "$root"/build/lib.* "$root"/build/bdist.*
 echo "python-package: wheel from $root"
 (cd "$root" && "$python" -m build --no-isolation --wheel --outdir "$work/dist" .) >"$work/build.log" 2>&1 ||
   { tail -40 "$work/build.log"; echo "python-package: building the wheel failed (log: $work/build.log)" >&2; exit 1; }
