@@ -522,7 +522,14 @@ class Model:
         return scores[:, 0] if self.n_outputs == 1 else scores
 
     def score(self, X, y):
-        """Accuracy (classifiers) or R^2 (regression, averaged uniformly over outputs), as scikit-learn."""
+        """Accuracy (classifiers) or R^2 (regression, averaged uniformly over outputs), as scikit-learn.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, input_dim)
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+            The true labels or values.
+        """
         y = np.asarray(y)
         predicted = self.predict(X)
         if self.task != "regression":

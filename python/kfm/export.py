@@ -104,10 +104,19 @@ def export(pipeline: Pipeline, path: Union[str, "os.PathLike[str]"], X: Optional
 
 
 def export_bytes(pipeline: Pipeline, X: Optional[npt.ArrayLike] = None) -> bytes:
-    """The bytes of the model file `export` would write.
+    """The bytes of the model file `export` would write, without writing them.
 
-    Verified as kfm::open verifies them and checked against the pipeline on X, or on rows drawn from
-    the scaler's statistics, as `export` does (same parameters and errors).
+    Parameters
+    ----------
+    pipeline : sklearn.pipeline.Pipeline
+        As for `export`.
+    X : array-like of shape (n_samples, n_features), optional
+        As for `export`: the rows the model is checked against the pipeline on.
+
+    Returns
+    -------
+    bytes
+        The model file, verified as kfm::open verifies it. Raises as `export` does.
     """
     if not isinstance(pipeline, Pipeline):
         raise TypeError(f"export takes {_SUPPORTED}; got {type(pipeline).__name__}")
