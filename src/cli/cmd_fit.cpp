@@ -57,6 +57,31 @@ Eigen::MatrixXd features_of(const offline::map_contents& map, const offline::npy
     return out;
 }
 
+// How far the written model's training score (float32, as the runtime computes it) may fall below the
+// double-precision fit's before kfm fit warns (docs/reliability.md, "Scores are the model's, against the
+// targets as given").
+constexpr double float32_score_tolerance = 1e-3;
+
+// A head weight or bias as the float32 the model file stores; cli_error when it does not fit.
+float to_head_float(double v, const std::string& y_path) {
+    const float f = static_cast<float>(v);
+    if (!std::isfinite(f))
+        throw cli_error(y_path + ": the fitted head has a value (" + json_number(v) +
+                        ") beyond float32, which the model file stores (targets too large)");
+    return f;
+}
+
+// The score of the model `contents` as kfm::predict computes it on the rows of x, against y (score_rows).
+double model_score(const offline::map_contents& contents, const offline::npy_array& x, const targets& y,
+                   const std::string& x_path) {
+    loaded_map model;
+    model.path = "the fitted model";
+    model.storage = offline::serialize(contents);
+    if (kfm::status s = kfm::open(model.storage.data(), model.storage.size(), &model.view); s != kfm::status::ok)
+        throw cli_error(std::string("the fitted model does not open: ") + kfm::status_string(s));
+    return score_rows(model, x, y, x_path);
+}
+
 }  // namespace
 
 int run_fit(const std::vector<std::string>& argv) {
@@ -135,15 +160,25 @@ int run_fit(const std::vector<std::string>& argv) {
     head.outputs = static_cast<std::uint32_t>(s.w.cols());
     head.labels = labels;
     for (Eigen::Index j = 0; j < s.w.cols(); ++j) {
-        for (Eigen::Index i = 0; i < s.w.rows(); ++i) head.weights.push_back(static_cast<float>(s.w(i, j)));
-        head.bias.push_back(static_cast<float>(s.b(j)));
+        for (Eigen::Index i = 0; i < s.w.rows(); ++i) head.weights.push_back(to_head_float(s.w(i, j), y_path));
+        head.bias.push_back(to_head_float(s.b(j), y_path));
     }
     offline::add_head(contents, head);
+
+    // The training score of the file as the runtime computes it (float32 scores) against y as given,
+    // beside the double-precision fit's: what 'kfm score' will report, never a rounded one.
+    const Eigen::MatrixXd train_scores = offline::ridge_scores(s, phi);
+    const double fit_score = classify ? offline::accuracy(offline::predicted_labels(train_scores, labels), truth)
+                                      : offline::r2_score(train_scores, t);
+    const double train = model_score(contents, x, y, x_path);
+    if (train < fit_score - float32_score_tolerance)
+        std::fprintf(stderr,
+                     "kfm fit: warning: the model's float32 scores lose accuracy: training %s %s as kfm::predict "
+                     "computes it, %s in double precision%s\n",
+                     classify ? "accuracy" : "R^2", json_number(train).c_str(), json_number(fit_score).c_str(),
+                     classify ? "" : " (targets with a large offset: subtract it from y before fitting)");
     offline::write_map_file(out, contents);
 
-    const Eigen::MatrixXd train_scores = offline::ridge_scores(s, phi);
-    const double train = classify ? offline::accuracy(offline::predicted_labels(train_scores, labels), truth)
-                                  : offline::r2_score(train_scores, t);
     std::printf("%s: %s, %u output%s%s, alpha %s (%s), %s solve, training %s %s\n", out.c_str(), task.c_str(),
                 head.outputs, head.outputs == 1 ? "" : "s",
                 classify ? (", " + std::to_string(labels.size()) + " classes").c_str() : "", json_number(alpha).c_str(),

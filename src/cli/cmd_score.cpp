@@ -3,7 +3,6 @@
 #include <cstdio>
 
 #include "cli/model_data.hpp"
-#include "offline/ridge.hpp"
 
 namespace kfm::cli {
 
@@ -20,18 +19,7 @@ int run_score(const std::vector<std::string>& argv) {
     if (!classify && y.cols != k)
         throw cli_error(y_path + ": " + std::to_string(y.cols) + " target columns but the model has " +
                         std::to_string(k) + " outputs");
-    const predictions p = predict_rows(model, x, x_path);
-    double score = 0.0;
-    if (classify) {
-        score = offline::accuracy(p.labels, y.values);
-    } else {
-        Eigen::MatrixXd predicted(Eigen::Index(x.rows), Eigen::Index(k)), truth(Eigen::Index(x.rows), Eigen::Index(k));
-        for (std::size_t i = 0; i < x.rows * k; ++i) {
-            predicted(Eigen::Index(i / k), Eigen::Index(i % k)) = p.scores[i];
-            truth(Eigen::Index(i / k), Eigen::Index(i % k)) = y.values[i];
-        }
-        score = offline::r2_score(predicted, truth);
-    }
+    const double score = score_rows(model, x, y, x_path);
     const char* metric = classify ? "accuracy" : "r2";
     if (args.has("--json")) {
         std::printf("{\"metric\": \"%s\", \"value\": %s, \"rows\": %zu}\n", metric, json_number(score).c_str(), x.rows);

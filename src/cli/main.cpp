@@ -161,8 +161,9 @@ the N x N dual system, whichever is smaller). For a signed map (negative_dim > 0
 indefinite kernel Phi J Phi^T. The model file holds the map, the scaling and the head; 'kfm predict',
 'kfm score' and kfm::predict use it on raw inputs.
   --task T          regression: y of shape (N,) or (N, k), k outputs;
-                    classification: y of integer labels (N,), one-vs-rest ridge on +-1 targets like
-                    RidgeClassifier (two classes: one score, label = larger label when score > 0)
+                    classification: y of integer labels (N,) within int32, one-vs-rest ridge on +-1
+                    targets like RidgeClassifier (two classes: one score, label = larger label when
+                    score > 0); y of any dtype is read in double, so labels and float64 targets are exact
   --alpha A         ridge penalty > 0 (default 1); a comma-separated list needs --cv
   --cv K            choose alpha by K-fold cross-validation (contiguous folds, mean accuracy or R^2;
                     the first of equal best wins)
@@ -170,6 +171,8 @@ indefinite kernel Phi J Phi^T. The model file holds the map, the scaling and the
   --minmax          learn x' = (x - min) / (max - min) per input (MinMaxScaler to [0, 1])
   --quiet           no progress lines on stderr (shown for fits that take seconds)
   -o FILE           the model file, written atomically after kfm::open accepted it
+The training score printed is the written model's (float32 scores, as 'kfm score' computes it); a
+warning on stderr says when it is more than 1e-3 below the double-precision fit's (a large target offset).
 )";
 
 const char* const predict_help = R"(usage: kfm predict MODEL.kfm --in X.npy --out P.npy [--scores S.npy]

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "offline/ridge.hpp"
+
 namespace kfm::cli {
 
 offline::npy_array read_inputs(const std::string& path, const kfm::map& map) {
@@ -16,7 +18,8 @@ offline::npy_array read_inputs(const std::string& path, const kfm::map& map) {
 }
 
 targets read_targets(const std::string& path, std::size_t rows, bool one_column) {
-    const offline::npy_array y = offline::read_npy(path);
+    // In double: float64 targets and integer labels are kept exactly (a float would round 16777217).
+    const offline::npy_array_f64 y = offline::read_npy_f64(path);
     targets t;
     t.rows = y.ndim == 1 ? y.cols : y.rows;
     t.cols = y.ndim == 1 ? 1 : y.cols;
@@ -58,6 +61,19 @@ predictions predict_rows(const loaded_map& model, const offline::npy_array& x, c
                             kfm::status_string(s));
     }
     return p;
+}
+
+double score_rows(const loaded_map& model, const offline::npy_array& x, const targets& y, const std::string& x_path) {
+    if (x.rows == 0) throw cli_error(x_path + ": no rows to score (the file holds 0 rows)");
+    const predictions p = predict_rows(model, x, x_path);
+    if (model.view.task() != format::task_kind::regression) return offline::accuracy(p.labels, y.values);
+    const Eigen::Index n = Eigen::Index(y.rows), k = Eigen::Index(y.cols);
+    Eigen::MatrixXd predicted(n, k), truth(n, k);
+    for (Eigen::Index i = 0; i < n * k; ++i) {
+        predicted(i / k, i % k) = p.scores[std::size_t(i)];
+        truth(i / k, i % k) = y.values[std::size_t(i)];
+    }
+    return offline::r2_score(predicted, truth);
 }
 
 }  // namespace kfm::cli

@@ -13,8 +13,9 @@ namespace kfm::cli {
 // X as float rows with the map's input_dim columns, all finite (cli_error naming the file otherwise).
 offline::npy_array read_inputs(const std::string& path, const kfm::map& map);
 
-// y for `rows` samples: shape (N,) or (N, k) (k = 1 for a 1-D file). cli_error for a row count other
-// than `rows`, NaN/Inf, or (when `one_column`) more than one column.
+// y for `rows` samples: shape (N,) or (N, k) (k = 1 for a 1-D file), read in double so that every float64
+// target and every integer label up to 2^53 is exact. cli_error for a row count other than `rows`,
+// NaN/Inf, or (when `one_column`) more than one column.
 struct targets {
     std::size_t rows = 0, cols = 0;
     std::vector<double> values;  // rows x cols, row-major
@@ -27,6 +28,10 @@ struct predictions {
     std::vector<std::int32_t> labels;
 };
 predictions predict_rows(const loaded_map& model, const offline::npy_array& x, const std::string& x_path);
+
+// Accuracy (classifiers) or R^2 (regression, averaged over outputs, scikit-learn's r2_score) of
+// predict_rows on x against y, computed in double: what 'kfm score' prints. cli_error for no rows.
+double score_rows(const loaded_map& model, const offline::npy_array& x, const targets& y, const std::string& x_path);
 
 // cli_error unless the file has a linear head.
 void require_head(const loaded_map& model);

@@ -69,12 +69,17 @@ std::string shortest(double v) {
 }
 
 // The option whose value scales the stored values of this kernel, quoted with its value and what is
-// wrong with it (frequencies scale as 1 / sigma, so only a tiny bandwidth overflows them).
+// wrong with it (frequencies scale as 1 / sigma, so only a tiny bandwidth overflows them; Matérn and the
+// rational quadratic draw heavy-tailed frequencies, the heavier the smaller nu or alpha).
 std::string scaling_option(const kernel_spec& k) {
     switch (k.kind) {
-        case format::kernel::gaussian:
         case format::kernel::matern:
+            return "--nu " + shortest(k.nu) + " with --sigma " + shortest(k.sigma) +
+                   " is too small (a small nu draws heavy-tailed frequencies; raise --nu or --sigma)";
         case format::kernel::rational_quadratic:
+            return "--alpha " + shortest(k.alpha) + " with --sigma " + shortest(k.sigma) +
+                   " is too small (a small alpha draws heavy-tailed frequencies; raise --alpha or --sigma)";
+        case format::kernel::gaussian:
         case format::kernel::laplacian: return "--sigma " + shortest(k.sigma) + " is too small";
         case format::kernel::delta_gaussian: return "--sigmas: a bandwidth is too small";
         case format::kernel::polynomial_sphere: return "--scale " + shortest(k.scale) + " is out of range";

@@ -3,9 +3,12 @@
 // matching so that any malformed or hostile header yields a message instead of a misread.
 #include "offline/npy.hpp"
 
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include "kfm/offline.hpp"
@@ -177,22 +180,26 @@ T load(const std::uint8_t* p, bool swap) {
     return v;
 }
 
-float load_as_float(const std::uint8_t* p, const element_type& t) {
+// One stored element as Value (float or double), rounded to nearest when Value cannot hold it.
+template <class Value>
+Value load_as(const std::uint8_t* p, const element_type& t) {
     switch (t.kind) {
-        case 'f': return t.size == 4 ? load<float>(p, t.swap) : static_cast<float>(load<double>(p, t.swap));
+        case 'f':
+            return t.size == 4 ? static_cast<Value>(load<float>(p, t.swap))
+                               : static_cast<Value>(load<double>(p, t.swap));
         case 'i':
             switch (t.size) {
-                case 1: return static_cast<float>(load<std::int8_t>(p, false));
-                case 2: return static_cast<float>(load<std::int16_t>(p, t.swap));
-                case 4: return static_cast<float>(load<std::int32_t>(p, t.swap));
-                default: return static_cast<float>(load<std::int64_t>(p, t.swap));
+                case 1: return static_cast<Value>(load<std::int8_t>(p, false));
+                case 2: return static_cast<Value>(load<std::int16_t>(p, t.swap));
+                case 4: return static_cast<Value>(load<std::int32_t>(p, t.swap));
+                default: return static_cast<Value>(load<std::int64_t>(p, t.swap));
             }
         default:
             switch (t.size) {
-                case 1: return static_cast<float>(load<std::uint8_t>(p, false));
-                case 2: return static_cast<float>(load<std::uint16_t>(p, t.swap));
-                case 4: return static_cast<float>(load<std::uint32_t>(p, t.swap));
-                default: return static_cast<float>(load<std::uint64_t>(p, t.swap));
+                case 1: return static_cast<Value>(load<std::uint8_t>(p, false));
+                case 2: return static_cast<Value>(load<std::uint16_t>(p, t.swap));
+                case 4: return static_cast<Value>(load<std::uint32_t>(p, t.swap));
+                default: return static_cast<Value>(load<std::uint64_t>(p, t.swap));
             }
     }
 }
@@ -203,9 +210,8 @@ std::uint32_t read_le(const std::uint8_t* p, std::size_t n) {
     return v;
 }
 
-}  // namespace
-
-npy_array parse_npy(const std::uint8_t* bytes, std::size_t size, const std::string& name) {
+template <class Value>
+basic_npy_array<Value> parse(const std::uint8_t* bytes, std::size_t size, const std::string& name) {
     if (bytes == nullptr && size != 0) fail(name, "null buffer");
     if (size < 10 || std::memcmp(bytes, npy_magic, sizeof npy_magic) != 0)
         fail(name, "not a .npy file (missing the \\x93NUMPY magic)");
@@ -225,7 +231,7 @@ npy_array parse_npy(const std::uint8_t* bytes, std::size_t size, const std::stri
         fail(name, "expected a 1-D or 2-D array, the file has " + std::to_string(h.shape.size()) + " dimensions");
     for (const std::uint64_t extent : h.shape)  // a 32-bit size_t cannot even index such an array
         if (extent > std::numeric_limits<std::size_t>::max()) fail(name, "shape too large");
-    npy_array a;
+    basic_npy_array<Value> a;
     a.ndim = static_cast<unsigned>(h.shape.size());
     a.rows = a.ndim == 1 ? 1 : static_cast<std::size_t>(h.shape[0]);
     a.cols = static_cast<std::size_t>(h.shape[a.ndim - 1]);
@@ -241,20 +247,51 @@ npy_array parse_npy(const std::uint8_t* bytes, std::size_t size, const std::stri
         fail(name, std::to_string(data_bytes_available - data_bytes) + " unexpected bytes after the data");
 
     const std::uint8_t* data = bytes + prefix + header_len;
+    // Element (i, j) at `offset`. A float64 beyond float32's range is refused by position and value when
+    // reading as float (the cast would be Inf, later reported as an infinite input the file does not hold).
+    auto element = [&](std::size_t offset, std::size_t i, std::size_t j) {
+        if constexpr (std::is_same_v<Value, float>) {
+            if (type.kind == 'f' && type.size == 8) {
+                const double v = load<double>(data + offset, type.swap);
+                if (std::isfinite(v) && std::fabs(v) > double(std::numeric_limits<float>::max())) {
+                    char text[32];
+                    std::snprintf(text, sizeof text, "%.9g", v);
+                    fail(name, "row " + std::to_string(i) + ", column " + std::to_string(j) + " holds " + text +
+                                   ", beyond float32's range (about +-3.4e38), in which kfm computes; rescale the data");
+                }
+                return static_cast<float>(v);
+            }
+        }
+        return load_as<Value>(data + offset, type);
+    };
     a.data.resize(count);
     if (h.fortran_order && a.ndim == 2) {
         for (std::size_t j = 0; j < a.cols; ++j)
-            for (std::size_t i = 0; i < a.rows; ++i)
-                a.data[i * a.cols + j] = load_as_float(data + (j * a.rows + i) * type.size, type);
+            for (std::size_t i = 0; i < a.rows; ++i) a.data[i * a.cols + j] = element((j * a.rows + i) * type.size, i, j);
     } else {
-        for (std::size_t k = 0; k < count; ++k) a.data[k] = load_as_float(data + k * type.size, type);
+        for (std::size_t k = 0; k < count; ++k) a.data[k] = element(k * type.size, k / (a.cols ? a.cols : 1), k % (a.cols ? a.cols : 1));
     }
     return a;
+}
+
+}  // namespace
+
+npy_array parse_npy(const std::uint8_t* bytes, std::size_t size, const std::string& name) {
+    return parse<float>(bytes, size, name);
+}
+
+npy_array_f64 parse_npy_f64(const std::uint8_t* bytes, std::size_t size, const std::string& name) {
+    return parse<double>(bytes, size, name);
 }
 
 npy_array read_npy(const std::string& path) {
     const std::vector<std::uint8_t> bytes = read_regular_file(path);
     return parse_npy(bytes.data(), bytes.size(), path);
+}
+
+npy_array_f64 read_npy_f64(const std::string& path) {
+    const std::vector<std::uint8_t> bytes = read_regular_file(path);
+    return parse_npy_f64(bytes.data(), bytes.size(), path);
 }
 
 namespace {

@@ -10,24 +10,32 @@
 
 namespace kfm::offline {
 
-// A 2-D array of floats in C (row-major) order. A 1-D file of shape (n,) is read as one row of n values
+// A 2-D array in C (row-major) order. A 1-D file of shape (n,) is read as one row of n values
 // (ndim = 1, rows = 1, cols = n): a single vector, which is what `kfm map` expects for one input.
-// Values stored as float64 or integers are converted to the nearest float.
-struct npy_array {
+template <class Value>
+struct basic_npy_array {
     std::size_t rows = 0;
     std::size_t cols = 0;
     unsigned ndim = 2;  // as stored in the file: 1 or 2
-    std::vector<float> data;  // rows * cols values, row-major
+    std::vector<Value> data;  // rows * cols values, row-major
 
-    const float* row(std::size_t i) const { return data.data() + i * cols; }
+    const Value* row(std::size_t i) const { return data.data() + i * cols; }
 };
+
+// Inputs X: values stored as float64 or integers are converted to the nearest float (what the runtime takes).
+using npy_array = basic_npy_array<float>;
+// Targets y: every float32, float64 and integer up to 2^53 in magnitude exactly; larger 64-bit integers
+// to the nearest double (so a label beyond int32 still reads as beyond int32).
+using npy_array_f64 = basic_npy_array<double>;
 
 // Reads and validates a whole .npy file. Throws std::runtime_error ("<path>: <reason>") on any problem.
 // Only a regular file is read (read_regular_file): a directory, device or FIFO is refused by name.
 npy_array read_npy(const std::string& path);
+npy_array_f64 read_npy_f64(const std::string& path);
 
 // Parses .npy bytes already in memory; `name` prefixes error messages. Never reads outside [bytes, size).
 npy_array parse_npy(const std::uint8_t* bytes, std::size_t size, const std::string& name);
+npy_array_f64 parse_npy_f64(const std::uint8_t* bytes, std::size_t size, const std::string& name);
 
 // The exact bytes of a version 1.0 float32 C-order file of shape (rows, cols).
 std::vector<std::uint8_t> encode_npy_f32(std::size_t rows, std::size_t cols, const float* data);

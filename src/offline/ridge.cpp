@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <stdexcept>
 
@@ -25,6 +27,17 @@ Eigen::MatrixXd solve_symmetric(const Eigen::MatrixXd& a, const Eigen::MatrixXd&
     if (ldlt.info() != Eigen::Success || !x.allFinite() || !(a * x).isApprox(rhs, 1e-6))
         throw std::invalid_argument("ridge: the system is singular for this alpha (try a larger --alpha)");
     return x;
+}
+
+// The shortest decimal text that reads back as v, so that a message names the value the file holds
+// (16777217, 0.1, 1.0000000001) rather than a rounded one.
+std::string exact_text(double v) {
+    char text[32];
+    for (int digits = 1; digits <= 17; ++digits) {
+        std::snprintf(text, sizeof text, "%.*g", digits, v);
+        if (std::strtod(text, nullptr) == v) break;
+    }
+    return text;
 }
 
 }  // namespace
@@ -68,10 +81,12 @@ Eigen::MatrixXd class_targets(const std::vector<double>& y, std::vector<std::int
     std::vector<std::int32_t> distinct;
     for (std::size_t i = 0; i < y.size(); ++i) {
         const double v = y[i];
-        if (!std::isfinite(v) || v != std::floor(v) || v < std::numeric_limits<std::int32_t>::min() ||
-            v > std::numeric_limits<std::int32_t>::max())
-            throw std::invalid_argument("y: value " + std::to_string(v) + " at row " + std::to_string(i) +
-                                        " is not an integer class label");
+        const auto refuse = [&](const char* reason) {
+            throw std::invalid_argument("y: value " + exact_text(v) + " at row " + std::to_string(i) + reason);
+        };
+        if (!std::isfinite(v) || v != std::floor(v)) refuse(" is not an integer class label");
+        if (v < std::numeric_limits<std::int32_t>::min() || v > std::numeric_limits<std::int32_t>::max())
+            refuse(" is outside the int32 range of the labels a model file holds (LABL)");
         distinct.push_back(static_cast<std::int32_t>(v));
     }
     std::sort(distinct.begin(), distinct.end());
@@ -109,14 +124,16 @@ std::vector<std::int32_t> predicted_labels(const Eigen::MatrixXd& scores, const 
 }
 
 double accuracy(const std::vector<std::int32_t>& predicted, const std::vector<double>& truth) {
-    if (predicted.empty() || predicted.size() != truth.size()) throw std::invalid_argument("accuracy: sizes differ");
+    if (predicted.empty()) throw std::invalid_argument("accuracy: no samples");
+    if (predicted.size() != truth.size()) throw std::invalid_argument("accuracy: sizes differ");
     std::size_t right = 0;
     for (std::size_t i = 0; i < predicted.size(); ++i) right += double(predicted[i]) == truth[i] ? 1 : 0;
     return double(right) / double(predicted.size());
 }
 
 double r2_score(const Eigen::MatrixXd& predicted, const Eigen::MatrixXd& truth) {
-    if (predicted.rows() != truth.rows() || predicted.cols() != truth.cols() || truth.rows() == 0)
+    if (truth.rows() == 0) throw std::invalid_argument("r2: no samples");
+    if (predicted.rows() != truth.rows() || predicted.cols() != truth.cols())
         throw std::invalid_argument("r2: shapes differ");
     double total = 0.0;
     for (Eigen::Index c = 0; c < truth.cols(); ++c) {

@@ -19,13 +19,6 @@ namespace {
 
 namespace fmt = kfm::format;
 
-[[noreturn]] void violated(const char* what, isa i) {
-    std::fprintf(stderr, "contract violated on %s: %s\n", isa_name(i), what);
-    std::abort();
-}
-
-constexpr float sentinel = 1234.5f;
-
 bool untouched(const std::vector<float>& out) {
     for (float v : out)
         if (std::memcmp(&v, &sentinel, sizeof v) != 0) return false;
@@ -77,6 +70,11 @@ void check_open_map(const map& m, isa i, const std::uint8_t* bytes, std::size_t 
 }
 
 }  // namespace
+
+void violated(const char* what, isa i) {
+    std::fprintf(stderr, "contract violated on %s: %s\n", isa_name(i), what);
+    std::abort();
+}
 
 void reseal(std::uint8_t* bytes, std::size_t size) {
     if (size < sizeof(fmt::file_header)) return;

@@ -6,7 +6,15 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kfm/kfm.hpp"
+
 namespace kfm::fuzz {
+
+// Reports which contract failed on which ISA on stderr and aborts (the fuzzer's crash).
+[[noreturn]] void violated(const char* what, isa i);
+
+// What the contracts pre-fill outputs with, to see that a refused call wrote nothing.
+inline constexpr float sentinel = 1234.5f;
 
 // Opens `bytes` (copied to an 8-byte aligned buffer) with every ISA this host runs and checks the contract.
 void check_map_bytes(const std::uint8_t* bytes, std::size_t size);

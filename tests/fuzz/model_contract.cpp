@@ -17,12 +17,6 @@ namespace {
 
 namespace fmt = kfm::format;
 
-[[noreturn]] void violated(const char* what, isa i) {
-    std::fprintf(stderr, "model contract violated on %s: %s\n", isa_name(i), what);
-    std::abort();
-}
-
-constexpr float sentinel = 1234.5f;
 constexpr std::int32_t label_sentinel = -123456789;
 constexpr std::size_t rows = 5;
 

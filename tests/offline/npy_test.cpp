@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -55,6 +56,18 @@ std::vector<std::uint8_t> payload(const std::vector<double>& values, bool big_en
         const T t = static_cast<T>(v);
         std::uint8_t b[sizeof(T)];
         std::memcpy(b, &t, sizeof(T));  // the test hosts (x86, ARM) are little-endian
+        for (std::size_t i = 0; i < sizeof(T); ++i) out.push_back(b[big_endian ? sizeof(T) - 1 - i : i]);
+    }
+    return out;
+}
+
+// Serialises integers as they are (payload<T> goes through double, which cannot hold 2^63 - 1).
+template <class T>
+std::vector<std::uint8_t> integer_payload(const std::vector<T>& values, bool big_endian) {
+    std::vector<std::uint8_t> out;
+    for (const T t : values) {
+        std::uint8_t b[sizeof(T)];
+        std::memcpy(b, &t, sizeof(T));
         for (std::size_t i = 0; i < sizeof(T); ++i) out.push_back(b[big_endian ? sizeof(T) - 1 - i : i]);
     }
     return out;
@@ -117,6 +130,51 @@ TEST_CASE("npy: integer dtypes are converted") {
     check_2x3(parse(make_npy(1, dict("<u4", false, "(2, 3)"), payload<std::uint32_t>(c_values, false))));
     const auto neg = parse(make_npy(1, dict("|i1", false, "(3,)"), payload<std::int8_t>({-1, 1, -128}, false)));
     CHECK(neg.data == std::vector<float>{-1.f, 1.f, -128.f});
+}
+
+TEST_CASE("npy: targets read in double keep int64, int32 and float64 values at their extremes") {
+    const auto parse_f64 = [](const std::vector<std::uint8_t>& bytes) {
+        return kfm::offline::parse_npy_f64(bytes.data(), bytes.size(), "y.npy");
+    };
+    constexpr std::int64_t two_53 = std::int64_t(1) << 53;
+    const std::vector<std::int64_t> i64 = {16777217, 16777219, -16777217, two_53, -two_53,
+                                           std::numeric_limits<std::int64_t>::max(),
+                                           std::numeric_limits<std::int64_t>::min()};
+    for (bool big_endian : {false, true}) {
+        CAPTURE(big_endian);
+        const auto bytes =
+            make_npy(1, dict(big_endian ? ">i8" : "<i8", false, "(7,)"), integer_payload(i64, big_endian));
+        // Exact up to 2^53; beyond, the nearest double (2^63 - 1 -> 2^63), still beyond every int32.
+        CHECK(parse_f64(bytes).data == std::vector<double>{16777217.0, 16777219.0, -16777217.0, 9007199254740992.0,
+                                                           -9007199254740992.0, 9223372036854775808.0,
+                                                           -9223372036854775808.0});
+        CHECK(parse(bytes).data[0] == 16777216.0f);  // inputs X stay float: 2^24 + 1 rounds to 2^24
+    }
+    const std::vector<std::int32_t> i32 = {std::numeric_limits<std::int32_t>::min(),
+                                           std::numeric_limits<std::int32_t>::max(), -1, 0};
+    CHECK(parse_f64(make_npy(1, dict("<i4", false, "(2, 2)"), integer_payload(i32, false))).data ==
+          std::vector<double>{-2147483648.0, 2147483647.0, -1.0, 0.0});
+    CHECK(parse_f64(make_npy(1, dict(">i4", true, "(2, 2)"), integer_payload(i32, true))).data ==
+          std::vector<double>{-2147483648.0, -1.0, 2147483647.0, 0.0});  // Fortran order: columns first
+    const std::vector<std::uint64_t> u64 = {std::numeric_limits<std::uint64_t>::max(), 4294967295u};
+    CHECK(parse_f64(make_npy(1, dict("<u8", false, "(2,)"), integer_payload(u64, false))).data ==
+          std::vector<double>{18446744073709551616.0, 4294967295.0});
+
+    // float64 bit for bit: 1e8 plus less than float32's spacing there (8), the extremes, a subnormal.
+    const std::vector<double> f64 = {1e8 + 1e-7, 1e8 + 3 * 0.123456789, 0.1, 1e-310,
+                                     std::numeric_limits<double>::max(), -std::numeric_limits<double>::max()};
+    for (bool big_endian : {false, true}) {
+        CAPTURE(big_endian);
+        const auto bytes =
+            make_npy(1, dict(big_endian ? ">f8" : "<f8", false, "(6,)"), payload<double>(f64, big_endian));
+        CHECK(parse_f64(bytes).data == f64);
+        // Inputs X are float32: the largest doubles are refused by position, not turned into Inf.
+        CHECK_THROWS_WITH_AS(parse(bytes), doctest::Contains("row 0, column 4 holds 1.79769313e+308, beyond float32's range"),
+                             std::runtime_error);
+    }
+    // float32 values are exact in double.
+    CHECK(parse_f64(make_npy(1, dict("<f4", false, "(2,)"), payload<float>({16777216.0, 0.1}, false))).data ==
+          std::vector<double>{16777216.0, double(0.1f)});
 }
 
 TEST_CASE("npy: a 1-D array is one row; keys in any order; empty arrays") {
@@ -290,4 +348,40 @@ TEST_CASE("npy: the shared data sets (written by NumPy) read with their document
     const auto y = kfm::offline::read_npy(std::string(KFM_SHARED_DATA_DIR) + "/letter/y_train.npy");
     CHECK(y.ndim == 1);
     CHECK(y.cols == 12000);
+}
+
+// Inputs are read as float32 (npy_array): every integer and float dtype the README lists, both byte
+// orders, at its extremes, is the nearest float; a float64 beyond float32's range is refused by position.
+TEST_CASE("npy: inputs of every dtype at its extremes read as the nearest float32") {
+    for (bool big : {false, true}) {
+        CAPTURE(big);
+        const char* order = big ? ">" : "<";
+        const auto read = [&](const std::string& code, const std::vector<std::uint8_t>& data, std::size_t n) {
+            return parse(make_npy(1, dict((code.size() == 2 && (code[1] == '1') ? "|" : order) + code, false,
+                                          "(" + std::to_string(n) + ",)"), data));
+        };
+        CHECK(read("i1", integer_payload<std::int8_t>({-128, 127}, big), 2).data == std::vector<float>{-128, 127});
+        CHECK(read("u1", integer_payload<std::uint8_t>({0, 255}, big), 2).data == std::vector<float>{0, 255});
+        CHECK(read("i2", integer_payload<std::int16_t>({-32768, 32767}, big), 2).data == std::vector<float>{-32768, 32767});
+        CHECK(read("u2", integer_payload<std::uint16_t>({0, 65535}, big), 2).data == std::vector<float>{0, 65535});
+        CHECK(read("i4", integer_payload<std::int32_t>({std::numeric_limits<std::int32_t>::min(),
+                                                        std::numeric_limits<std::int32_t>::max()}, big), 2)
+                  .data == std::vector<float>{-2147483648.0f, 2147483648.0f});
+        CHECK(read("u4", integer_payload<std::uint32_t>({0, std::numeric_limits<std::uint32_t>::max()}, big), 2).data ==
+              std::vector<float>{0, 4294967296.0f});
+        CHECK(read("i8", integer_payload<std::int64_t>({std::numeric_limits<std::int64_t>::min(),
+                                                        std::numeric_limits<std::int64_t>::max()}, big), 2)
+                  .data == std::vector<float>{-9223372036854775808.0f, 9223372036854775808.0f});
+        CHECK(read("u8", integer_payload<std::uint64_t>({0, std::numeric_limits<std::uint64_t>::max()}, big), 2).data ==
+              std::vector<float>{0, 18446744073709551616.0f});
+        const float fmax = std::numeric_limits<float>::max(), fmin = std::numeric_limits<float>::denorm_min();
+        CHECK(read("f4", payload<float>({-double(fmax), double(fmax), double(fmin)}, big), 3).data ==
+              std::vector<float>{-fmax, fmax, fmin});
+        // float64: float32's own extremes are exact; 1e-300 underflows to 0 (it is below every float).
+        CHECK(read("f8", payload<double>({-double(fmax), double(fmax), 1e-300}, big), 3).data ==
+              std::vector<float>{-fmax, fmax, 0.0f});
+        CHECK_THROWS_WITH_AS(read("f8", payload<double>({1.0, -1e39}, big), 2),
+                             doctest::Contains("row 0, column 1 holds -1e+39, beyond float32's range"),
+                             std::runtime_error);
+    }
 }
