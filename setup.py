@@ -24,11 +24,13 @@ def project_version():
 
 
 class CMakeBuild(build_ext):
-    """Configures the CMake build in build_temp (reused by the next build) and builds the targets
-    kfm_python (kfm/_kfm*.so) and kfm (the tool, installed as kfm/_bin/kfm behind the `kfm` script)."""
+    """Configures the CMake build in build/python-wheel (reused by the next build) and builds the targets
+    kfm_python (kfm/_kfm*.so) and kfm (the tool, installed as kfm/_bin/kfm behind the `kfm` script).
+    That directory is as deep as build/native, so with ccache (CCACHE_BASEDIR=the checkout) the objects
+    a CMake build compiled are reused: the paths in the compile commands are the same."""
 
     def build_extension(self, ext):
-        build_dir = os.path.abspath(os.path.join(self.build_temp, "cmake"))
+        build_dir = os.path.join(ROOT, "build", "python-wheel")
         configure = ["cmake", "-S", ROOT, "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release", "-DKFM_BUILD_TESTS=OFF",
                      "-DKFM_BUILD_BENCH=OFF", "-DKFM_BUILD_PYTHON=ON", "-DKFM_BUILD_CLI=ON",
                      f"-DPython_EXECUTABLE={sys.executable}"]
