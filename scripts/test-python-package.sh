@@ -42,9 +42,12 @@ assert importlib.metadata.version("kfm") == kfm.version() == project, (importlib
 package = os.path.dirname(where)
 for name in ("py.typed", "_kfm.pyi", "_bin/kfm"):
     assert os.path.exists(os.path.join(package, name)), f"{name} is not installed"
-print(f"python-package: kfm {project} imported from {package}")
+# The `kfm` console script runs the tool installed with the package.
+import subprocess
+tool = subprocess.run([os.path.join(venv, "bin", "kfm"), "--version"], capture_output=True, text=True, check=True)
+assert tool.stdout == f"kfm {project}\n", tool.stdout
+print(f"python-package: kfm {project} imported from {package}; {tool.stdout.strip()} from the kfm script")
 PY
-"$venv/bin/kfm" help >/dev/null  # the console script runs the tool
 # KFM_CLI: the installed `kfm` script; KFM_BUILD_DIR: the README's `build` for the device example.
 status=0
 KFM_CLI="$venv/bin/kfm" KFM_BUILD_DIR="$cmake_build" PYTHONDONTWRITEBYTECODE=1 \
