@@ -5,21 +5,36 @@
 # score it, export it as a C header, build examples/device natively and (when the AArch64 cross compiler
 # and qemu-aarch64 are installed) for AArch64 under qemu, and print host vs device agreement
 # (examples/device/run_example_test.sh). Needs no data of the user's own.
+# It builds only what it runs (the kfm tool and the libraries it installs for the device example; no
+# tests, benchmarks or Python package), reuses build/release when it is already there (a second run
+# rebuilds nothing), compiles through ccache when installed, and prints each step with the seconds elapsed.
 # Environment: KFM_DEMO_DIM (default 16), KFM_DEMO_FEATURES (default 256), KFM_DEMO_ROWS (default 2000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+start=$(date +%s)
+step() { printf '\n[demo %4ds] %s\n' $(($(date +%s) - start)) "$*"; }
 
 d=${KFM_DEMO_DIM:-16}
 features=${KFM_DEMO_FEATURES:-256}
 rows=${KFM_DEMO_ROWS:-2000}
 
+step "packages (scripts/install-deps.sh)"
 scripts/install-deps.sh
+if command -v ccache >/dev/null && [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then
+  export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR="$PWD"
+fi
 build=build/release
-# Everything this configuration installs is built (the device step below installs it): the libraries and
-# the tool, not the Python package, which the demo does not use.
+jobs=$(nproc 2>/dev/null || echo 2)
+# The tool, which pulls in the runtime and the offline library: everything this configuration installs
+# (the device step below installs it). Not the tests, the benchmarks or the Python package.
+if [ -x "$build/kfm" ]; then
+  step "kfm: reusing $build (only what changed is rebuilt)"
+else
+  step "kfm: building the runtime, the offline library and the tool in $build ($jobs jobs; the first time takes a few minutes)"
+fi
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKFM_BUILD_TESTS=OFF -DKFM_BUILD_BENCH=OFF \
   -DKFM_BUILD_PYTHON=OFF >/dev/null
-cmake --build "$build" -j2
+cmake --build "$build" -j"$jobs" --target kfm   # ninja prints [done/total] per step
 kfm="$build/kfm"
 
 work=build/demo
@@ -52,6 +67,7 @@ json_get() {  # json_get JSON KEY: the first value of KEY in a flat JSON text
   grep -o "\"$2\": [^,}]*" <<<"$1" | head -1 | sed 's/^[^:]*: //; s/"//g'
 }
 
+step "every method x kernel: build, map, eval, bench"
 printf '\nsynthetic data: %s rows, d = %s (kfm synth --seed 1); requested D = %s; errors: mean +- 95%% half-width over 10 runs of 550 x 550\n\n' \
   "$rows" "$d" "$features"
 header=$(printf '%-12s %-18s %4s %6s  %-20s %-20s %10s %10s' method kernel d D "rel. Frobenius" "rel. max" "ns single" "ns batch")
@@ -103,15 +119,15 @@ if [ ${#refused[@]} -gt 0 ]; then
   printf '  %s\n' "${refused[@]}"
 fi
 
-echo
-echo "from data to device: kfm synth -> labels -> build (ssf) -> fit -> score -> export -> examples/device"
+step "from data to device: kfm synth -> labels -> build (ssf) -> fit -> score -> export -> examples/device"
 echo "native ($(uname -m)) device vs host 'kfm predict':"
 examples/device/run_example_test.sh "$build" "$kfm"
 if command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null; then
   arm=build/demo-aarch64
+  step "AArch64: the runtime cross-built in $arm, the device example under qemu-aarch64"
   cmake -S . -B "$arm" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKFM_RUNTIME_ONLY=ON \
     -DCMAKE_TOOLCHAIN_FILE=toolchains/aarch64-linux-gnu.cmake >/dev/null
-  cmake --build "$arm" --target kfm_runtime -j2 >/dev/null
+  cmake --build "$arm" --target kfm_runtime -j"$jobs" >/dev/null
   echo "AArch64 under qemu-aarch64 device vs host (x86) 'kfm predict':"
   examples/device/run_example_test.sh "$arm" "$kfm" "$PWD/toolchains/aarch64-linux-gnu.cmake" \
     qemu-aarch64 -L /usr/aarch64-linux-gnu
@@ -119,6 +135,7 @@ else
   echo "AArch64 cross compiler or qemu-aarch64 missing: the on-device run under qemu is skipped"
 fi
 
+step "done"
 if [ "$failures" -gt 0 ]; then
   echo "demo: $failures map(s) failed" >&2
   exit 1

@@ -18,6 +18,7 @@ packages=(
   g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user      # ARM cross builds run under qemu
   python3-dev pybind11-dev python3-pybind11   # the Python package (python/)
   python3-numpy python3-sklearn python3-pytest python3-matplotlib python3-dask python3-distributed  # its tests
+  python3-venv python3-build python3-setuptools python3-wheel mypy   # pip install ., the wheel, its type check
 )
 # Bare-metal Cortex-M builds, run under qemu-system-arm (examples/cortex-m/run_cortex_m_test.sh)
 cortex_m_packages=(gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-dev qemu-system-arm)
@@ -65,13 +66,13 @@ for a in "${foreign_archs[@]}"; do
 done
 # A mirror caught mid-sync fails one index (seen: bookworm-security armhf); the installs below still
 # fail clearly if a needed package is then unknown.
-"${sudo[@]}" apt-get update || echo "install-deps: warning: apt-get update reported errors" >&2
+"${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 update || echo "install-deps: warning: apt-get update reported errors" >&2
 if [ ${#missing[@]} -gt 0 ]; then
   echo "install-deps: installing ${missing[*]}"
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -o DPkg::Lock::Timeout=600 --no-install-recommends "${missing[@]}"
 fi
 if [ ${#missing_arm[@]} -gt 0 ]; then
   echo "install-deps: installing ${missing_arm[*]} (kfm_bench for ARM)"
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing_arm[@]}" ||
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -o DPkg::Lock::Timeout=600 --no-install-recommends "${missing_arm[@]}" ||
     echo "install-deps: warning: could not install ${missing_arm[*]}; the ARM builds will leave kfm_bench out" >&2
 fi

@@ -3,6 +3,8 @@
 #   1. native Release build of everything (libraries, kfm, every test suite, kfm_bench) and ctest, all labels
 #      (the `package` test installs this build and builds C/C++ consumers against it); the kernels suite
 #      must report scalar and AVX2 as tested (AArch64 / ARMv7 stages: NEON), see require_isas_tested;
+#   1b. the Python package as users install it: a wheel from the checkout in a fresh virtual environment,
+#      tests/python run against it (scripts/test-python-package.sh);
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer build of the tests, running the kernels, format and
 #      runtime suites (the fuzz regression replays included); then scripts/fuzz.sh runs each libFuzzer
 #      target (clang) for FUZZ_SECONDS (default 45 s, four targets, about 3 minutes in all);
@@ -25,7 +27,7 @@
 # Prints a final line "N passed, N failed" summing the ctest runs (a build that fails counts as one
 # failure), with ", N skipped" added when ctest skipped suites (the repro suite without its data sets, see
 # KFM_DATA_DIR in README.md): a skipped suite counts neither as passed nor as failed. Exits non-zero on any
-# failure. Build directories: build/{native,sanitize,aarch64,armv7,armv7-runtime,code-size,release,demo-aarch64,
+# failure. Build directories: build/{native,python-package,sanitize,aarch64,armv7,armv7-runtime,code-size,release,demo-aarch64,
 # cortex-m,cortex-m-size}.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -122,6 +124,20 @@ mkdir -p "$root/build"
 if configure_and_build native -- -DCMAKE_BUILD_TYPE=Release; then
   run_ctest native
   require_isas_tested native scalar avx2
+fi
+
+# 1b. The Python package as users install it (scripts/test-python-package.sh): a wheel built from the
+#     checkout, installed into a fresh virtual environment (no network), tests/python run there from
+#     outside the source tree (check_estimator, the README's Python block, mypy against the stubs).
+if [ -x "$root/build/native/kfm" ]; then
+  note "python-package: wheel, virtual environment, tests/python"
+  if scripts/test-python-package.sh "$root/build/native" "$root/build/python-package" 2>&1 |
+       tee "$root/build/python-package.log" | grep -E '^python-package:|passed|failed|error'; then
+    passed=$((passed + 1))
+  else
+    echo "test-all: the installed Python package failed its tests (log: build/python-package.log)" >&2
+    failed=$((failed + 1)); failed_stages+=("python-package")
+  fi
 fi
 
 # 2. Sanitizers: only the test executables of the fast suites (no kfm, no benchmark).

@@ -4,41 +4,75 @@
 plus input scaling and a linear head, from `kfm fit` or `kfm.sklearn.export`). `kfm.sklearn` has the
 scikit-learn estimators. Every array goes through the allocation-free C++ runtime that devices run.
 """
+from __future__ import annotations
+
 import json
 import os
 import re
+from typing import Any, Dict, List, Optional, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _kfm
 
 __all__ = ["FeatureMap", "Model", "version", "isas", "median_sigma", "scale_sigma"]
 __version__ = _kfm.version()
 
+#: A file name: a str or an os.PathLike such as pathlib.Path.
+PathLike = Union[str, "os.PathLike[str]"]
 
-def version():
-    """The library's version string."""
+
+def version() -> str:
+    """The library's version string, e.g. "0.2.0" (the same as `kfm --version`)."""
     return _kfm.version()
 
 
-def isas():
-    """The ISAs this build and CPU can run, best first (the `isa` argument of FeatureMap and Model)."""
+def isas() -> List[str]:
+    """The ISAs this build and CPU can run, best first.
+
+    Returns
+    -------
+    list of str
+        Names such as "avx512", "avx2", "scalar": the values the `isa` argument of FeatureMap and
+        Model accepts besides "auto".
+    """
     return _kfm.isa_names()
 
 
-def median_sigma(X):
-    """The median heuristic: the (lower) median distance between rows of X, over at most 1000 evenly
-    spaced rows; what `kfm build --sigma median --data X.npy` uses."""
+def median_sigma(X: npt.ArrayLike) -> float:
+    """The median heuristic bandwidth, as `kfm build --sigma median --data X.npy` computes it.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Numeric rows (converted to float32).
+
+    Returns
+    -------
+    float
+        The (lower) median Euclidean distance between rows of X, over at most 1000 evenly spaced rows.
+    """
     return float(_kfm.median_heuristic_sigma(_rows_float32(X)))
 
 
-def scale_sigma(X):
-    """scikit-learn's gamma='scale' (1 / (n_features X.var())) as a Gaussian sigma = sqrt(1 / (2 gamma));
-    what `kfm build --sigma scale --data X.npy` uses."""
+def scale_sigma(X: npt.ArrayLike) -> float:
+    """scikit-learn's gamma="scale" as a Gaussian sigma, as `kfm build --sigma scale --data X.npy`.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Numeric rows (converted to float32).
+
+    Returns
+    -------
+    float
+        sigma = sqrt(1 / (2 gamma)) with gamma = 1 / (n_features * X.var()).
+    """
     return float(_kfm.variance_scale_sigma(_rows_float32(X)))
 
 
-def _option_words(options):
+def _option_words(options: Dict[str, Any]) -> List[str]:
     """Keyword options -> `kfm build` words: radial_points=2 -> --radial-points 2, True -> a flag."""
     words = []
     for name, value in options.items():
@@ -56,19 +90,19 @@ def _option_words(options):
     return words
 
 
-def _python_names(message):
+def _python_names(message: str) -> str:
     """The C++ side names options as on the command line (--radial-points); Python calls them radial_points."""
     return re.sub(r"--([a-z][a-z-]*)", lambda m: m.group(1).replace("-", "_"), message)
 
 
-def _require_dense(X, name="X"):
+def _require_dense(X: Any, name: str = "X") -> None:
     """TypeError for a SciPy sparse matrix or array, which np.asarray would turn into a 0-d object array."""
     if type(X).__module__.startswith("scipy.sparse"):
         raise TypeError(f"{name} is a sparse {type(X).__name__}: kfm maps dense rows only; convert it with "
                         f"{name}.toarray() (the features of a sparse row are dense anyway)")
 
 
-def _rows_float32(X, name="X"):
+def _rows_float32(X: npt.ArrayLike, name: str = "X") -> npt.NDArray[np.float32]:
     """X as a 2-D float32 C-contiguous array: the caller's own array when it already is one (no copy)."""
     _require_dense(X, name)
     X = np.asarray(X)
@@ -82,21 +116,48 @@ def _rows_float32(X, name="X"):
 class FeatureMap:
     """A feature map phi: R^d -> R^D, held as the bytes of a verified `.kfm` file.
 
-    FeatureMap(method="ssf", kernel="gaussian", input_dim=8, features=256, seed=1, sigma=2.0, ...) builds
-    one; the keyword names are `kfm build`'s options with '_' for '-' (radial_points, fft_size,
-    arccos_pairs, resample_radii=True, ...). FeatureMap.load(path) and FeatureMap.from_bytes(data) read
-    one. Invalid options or files raise ValueError with the library's message.
+    ``FeatureMap(method, kernel, input_dim, features, ...)`` builds one, as `kfm build` does (the same
+    seed and options give the same bytes); ``FeatureMap.load(path)`` and ``FeatureMap.from_bytes(data)``
+    read one. phi(x) . phi(y) approximates k(x, y) (with the signature of the last `negative_dim`
+    features, see `kernel_estimate`).
 
-    isa ("auto" or one of kfm.isas()) pins the kernels the runtime uses; a pinned ISA is part of the
-    map's identity: it survives pickling and kfm.dask (a host without that ISA refuses the map rather
-    than computing other float bits), and maps are equal when their bytes and `requested_isa` are.
+    Parameters
+    ----------
+    method : str
+        rff, rff-phase, orf, qmc, sorf, ssf, fastfood, quadrature, srf, gorf, grff, maclaurin,
+        tensorsketch, gq or nystroem (`kfm help build` lists which kernels each one covers).
+    kernel : str
+        gaussian, matern, rational-quadratic, laplacian, arccos, polynomial-sphere or delta-gaussian.
+    input_dim : int
+        d, the number of inputs.
+    features : int
+        The requested number of features D; a method with a natural granularity rounds it
+        (`output_dim` is the real number). For nystroem, the number of landmarks.
+    seed : int, default=1
+        The random seed (`kfm build --seed`).
+    isa : str, default="auto"
+        "auto" (the best ISA of this CPU) or one of `kfm.isas()`: pins the runtime's kernels. A pinned
+        ISA is part of the map's identity: it survives pickling and kfm.dask (a host without that ISA
+        refuses the map rather than computing other float bits), and maps are equal when their bytes
+        and `requested_isa` are.
+    data : array-like of shape (n_samples, input_dim), optional
+        `kfm build --data`: the rows method="nystroem" chooses its landmarks from
+        (landmark_init="uniform" or "kmeans++"), and the rows sigma="median" or "scale" is computed
+        from; any other use is refused, as by kfm build.
+    **options
+        The other `kfm build` options with "_" for "-": sigma (a number, "median" or "scale"), nu,
+        alpha, order, degree, scale, weights, sigmas, radial_points, radial_rule, sweeps, fft_size,
+        resample_radii=True, haar_rotations, spectral, directions, arccos_pairs, landmark_init,
+        partial_rule=True, gq_nodes. Defaults are `kfm build`'s (`kfm help build`).
 
-    data (a 2-D array, rows x input_dim) is `kfm build --data`: the rows method="nystroem" chooses its
-    `features` landmarks from (landmark_init="uniform" or "kmeans++"), and the rows sigma="median" or
-    "scale" is computed from; any other use is refused, as by kfm build.
+    Raises
+    ------
+    ValueError
+        For an invalid option or combination, with the library's message (options named as here).
     """
 
-    def __init__(self, method, kernel, input_dim, features, seed=1, isa="auto", data=None, **options):
+    def __init__(self, method: str, kernel: str, input_dim: int, features: int, seed: int = 1, isa: str = "auto",
+                 data: Optional[npt.ArrayLike] = None, **options: Any) -> None:
         if data is not None:
             data = _rows_float32(data, "data")
             if options.get("sigma") in ("median", "scale"):
@@ -119,76 +180,162 @@ class FeatureMap:
         self._open(built, isa)
 
     @classmethod
-    def from_bytes(cls, data, isa="auto"):
-        """A map from the bytes of a .kfm file (bytes, bytearray or memoryview), verified like kfm::open."""
+    def from_bytes(cls, data: Union[bytes, bytearray, memoryview], isa: str = "auto") -> "FeatureMap":
+        """A map from the bytes of a .kfm file, verified as kfm::open verifies them.
+
+        Parameters
+        ----------
+        data : bytes, bytearray or memoryview
+            The whole file.
+        isa : str, default="auto"
+            As for the constructor.
+
+        Raises
+        ------
+        ValueError
+            When the bytes are not a valid .kfm file (the verifier's reason).
+        """
         self = cls.__new__(cls)
         self._open(bytes(data), isa)
         return self
 
     @classmethod
-    def load(cls, path, isa="auto"):
-        """A map from a .kfm file (FileNotFoundError when it does not exist, ValueError naming the file when
-        it is unreadable or does not verify)."""
+    def load(cls, path: PathLike, isa: str = "auto") -> "FeatureMap":
+        """A map from a .kfm file.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The file.
+        isa : str, default="auto"
+            As for the constructor.
+
+        Raises
+        ------
+        FileNotFoundError
+            When the file does not exist.
+        ValueError
+            Naming the file, when it is not a readable regular file or does not verify.
+        """
         data = _kfm.read_file(os.fspath(path))
         try:
             return cls.from_bytes(data, isa)
         except ValueError as e:
             raise ValueError(f"{os.fspath(path)}: {e}") from None
 
-    def _open(self, data, isa):
+    def _open(self, data: bytes, isa: str) -> None:
         self._map = _kfm.Map(data, isa)
         self._requested_isa = isa
 
-    def to_bytes(self):
+    def to_bytes(self) -> bytes:
         """The .kfm file's bytes."""
         return self._map.data()
 
-    def save(self, path):
-        """Writes the .kfm file atomically (nothing is left behind on failure)."""
+    def save(self, path: PathLike) -> None:
+        """Writes the .kfm file atomically: on failure nothing is left behind and an existing file is kept.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The file to write (replaced when it exists).
+        """
         _kfm.write_file(os.fspath(path), self._map.data())
 
-    def __getstate__(self):
+    def __getstate__(self) -> Dict[str, Any]:
         return {"data": self._map.data(), "isa": self._requested_isa}
 
-    def __setstate__(self, state):
+    def __setstate__(self, state: Dict[str, Any]) -> None:
         self._open(state["data"], state.get("isa", "auto"))
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return (isinstance(other, FeatureMap) and self.to_bytes() == other.to_bytes()
                 and self.requested_isa == other.requested_isa)
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((self.to_bytes(), self.requested_isa))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         pinned = "" if self.requested_isa == "auto" else f", isa={self.requested_isa!r}"
         return (f"FeatureMap(method={self.method!r}, kernel={self.kernel!r}, input_dim={self.input_dim}, "
                 f"output_dim={self.output_dim}{pinned})")
 
-    input_dim = property(lambda self: self._map.input_dim, doc="d, the input dimension")
-    output_dim = property(lambda self: self._map.output_dim, doc="D, the number of features")
-    negative_dim = property(lambda self: self._map.negative_dim,
-                            doc="the last negative_dim features count negatively in kernel_estimate")
-    method = property(lambda self: self._map.method)
-    kernel = property(lambda self: self._map.kernel)
-    isa = property(lambda self: self._map.isa, doc="the ISA the runtime runs this map with")
-    requested_isa = property(lambda self: self._requested_isa,
-                             doc="the isa argument the map was opened with: 'auto' or the pinned ISA")
+    @property
+    def input_dim(self) -> int:
+        """d, the input dimension."""
+        return self._map.input_dim
 
-    def workspace_bytes(self, batch=1):
-        """Scratch bytes the runtime needs to map `batch` rows at once (what a device must reserve)."""
+    @property
+    def output_dim(self) -> int:
+        """D, the number of features."""
+        return self._map.output_dim
+
+    @property
+    def negative_dim(self) -> int:
+        """The last negative_dim features count negatively in kernel_estimate (0 for most maps)."""
+        return self._map.negative_dim
+
+    @property
+    def method(self) -> str:
+        """The method that built the map, e.g. "ssf"."""
+        return self._map.method
+
+    @property
+    def kernel(self) -> str:
+        """The kernel the map approximates, e.g. "gaussian"."""
+        return self._map.kernel
+
+    @property
+    def isa(self) -> str:
+        """The ISA the runtime runs this map with."""
+        return self._map.isa
+
+    @property
+    def requested_isa(self) -> str:
+        """The isa argument the map was opened with: "auto" or the pinned ISA."""
+        return self._requested_isa
+
+    def workspace_bytes(self, batch: int = 1) -> int:
+        """Scratch bytes the runtime needs to map `batch` rows at once (what a device must reserve).
+
+        Parameters
+        ----------
+        batch : int, default=1
+            Rows per call (kfm::transform_batch).
+        """
         return self._map.workspace_bytes(batch)
 
-    def inspect(self):
-        """What `kfm inspect --json` reports: kernel parameters, dims, projection, sections, sizes."""
+    def inspect(self) -> Dict[str, Any]:
+        """What `kfm inspect --json` reports: kernel parameters, dims, projection, sections, sizes.
+
+        Returns
+        -------
+        dict
+            The JSON object as Python values.
+        """
         info = json.loads(self._map.inspect_json(""))
         del info["file"]
         return info
 
-    def transform(self, X, n_jobs=None):
-        """phi of every row of X (n, input_dim): float32 (n, output_dim) for float32 input, float64 for
-        float64 input (computed in float32). C or Fortran order; a float32 C-contiguous X is read in
-        place. Rows are split over n_jobs threads (None or -1: every core) with the GIL released."""
+    def transform(self, X: npt.ArrayLike, n_jobs: Optional[int] = None) -> np.ndarray:
+        """phi of every row of X.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, input_dim)
+            Numeric rows, C or Fortran order; a float32 C-contiguous X is read in place.
+        n_jobs : int, optional
+            Threads the rows are split over, with the GIL released (None or -1: every core).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, output_dim)
+            float64 for float64 X (computed in float32), float32 otherwise.
+
+        Raises
+        ------
+        ValueError
+            For a wrong number of columns, or rows the runtime refuses (NaN or infinity), naming them.
+        """
         _require_dense(X)
         X = np.asarray(X)
         out_dtype = np.float64 if X.dtype == np.float64 else np.float32
@@ -199,13 +346,34 @@ class FeatureMap:
         self._map.transform(rows, out, _threads(n_jobs))
         return out if out_dtype == np.float32 else out.astype(np.float64)
 
-    def kernel_estimate(self, phi_x, phi_y):
-        """phi_x . phi_y with the signature of the negative features: the kernel estimate k^(x, y)."""
+    def kernel_estimate(self, phi_x: npt.ArrayLike, phi_y: npt.ArrayLike) -> float:
+        """The kernel estimate k^(x, y) = phi_x . J phi_y, J = diag(1, ..., 1, -1, ..., -1) with
+        negative_dim entries -1.
+
+        Parameters
+        ----------
+        phi_x, phi_y : array-like of shape (output_dim,)
+            Two rows of `transform`'s output.
+        """
         return self._map.kernel_estimate(np.ascontiguousarray(phi_x, dtype=np.float32),
                                          np.ascontiguousarray(phi_y, dtype=np.float32))
 
-    def kernel_matrix(self, X, Y=None, n_jobs=None):
-        """The estimated Gram matrix K^(X, Y) = phi(X) J phi(Y)^T (J: the features' signature), float64."""
+    def kernel_matrix(self, X: npt.ArrayLike, Y: Optional[npt.ArrayLike] = None,
+                      n_jobs: Optional[int] = None) -> npt.NDArray[np.float64]:
+        """The estimated Gram matrix K^(X, Y) = phi(X) J phi(Y)^T (J: the features' signature).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_x, input_dim)
+        Y : array-like of shape (n_y, input_dim), optional
+            X when None.
+        n_jobs : int, optional
+            As for `transform`.
+
+        Returns
+        -------
+        ndarray of shape (n_x, n_y), float64
+        """
         phi_x = self.transform(_rows_float32(X), n_jobs).astype(np.float64)
         phi_y = phi_x if Y is None else self.transform(_rows_float32(Y), n_jobs).astype(np.float64)
         positive = self.output_dim - self.negative_dim
@@ -213,13 +381,25 @@ class FeatureMap:
         phi_y[:, positive:] *= -1.0
         return phi_x @ phi_y.T
 
-    def exact_kernel(self, X, Y=None):
-        """The exact kernel the map approximates, K(X, Y) in float64 (a model's scaling is not applied)."""
+    def exact_kernel(self, X: npt.ArrayLike, Y: Optional[npt.ArrayLike] = None) -> npt.NDArray[np.float64]:
+        """The exact kernel the map approximates, K(X, Y), for comparison with `kernel_matrix`.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_x, input_dim)
+        Y : array-like of shape (n_y, input_dim), optional
+            X when None.
+
+        Returns
+        -------
+        ndarray of shape (n_x, n_y), float64
+            Computed on the inputs as given (a model file's input scaling is not applied).
+        """
         X = _rows_float32(X)
         return self._map.exact_gram(X, X if Y is None else _rows_float32(Y, "Y"))
 
 
-def _threads(n_jobs):
+def _threads(n_jobs: Optional[int]) -> int:
     if n_jobs is None or n_jobs == -1:
         return 0
     if not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
@@ -228,41 +408,78 @@ def _threads(n_jobs):
 
 
 class Model:
-    """A model file (map + input scaling + linear head): Model(path) or Model.from_bytes(data).
+    """A model file: input scaling, feature map and linear head, from `kfm fit` or `kfm.sklearn.export`.
 
     predict(X) gives labels (classifiers, in the user's label values) or values (regression), computed by
     the same kfm::predict a device runs; decision_function(X) the scores; score(X, y) the accuracy or R^2.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The model file (``Model.from_bytes(data)`` reads one from memory).
+    isa : str, default="auto"
+        "auto" or one of `kfm.isas()`, as for FeatureMap.
+
+    Raises
+    ------
+    FileNotFoundError
+        When the file does not exist.
+    ValueError
+        When the file does not verify, or is a feature map without a model head.
     """
 
-    def __init__(self, path, isa="auto"):
+    def __init__(self, path: PathLike, isa: str = "auto") -> None:
         self._map = FeatureMap.load(path, isa)._map
         self._requested_isa = isa
         self._require_head(os.fspath(path))
 
     @classmethod
-    def from_bytes(cls, data, isa="auto"):
+    def from_bytes(cls, data: Union[bytes, bytearray, memoryview], isa: str = "auto") -> "Model":
+        """A model from the bytes of a model file (verified as kfm::open verifies them).
+
+        Parameters
+        ----------
+        data : bytes, bytearray or memoryview
+            The whole file.
+        isa : str, default="auto"
+            As for the constructor.
+        """
         self = cls.__new__(cls)
         self._map = FeatureMap.from_bytes(data, isa)._map
         self._requested_isa = isa
         self._require_head("the data")
         return self
 
-    def _require_head(self, where):
+    def _require_head(self, where: str) -> None:
         if self._map.task is None:
             raise ValueError(f"{where} is a feature map without a model head (fit one with kfm fit or "
                              "kfm.sklearn.export)")
 
-    task = property(lambda self: self._map.task, doc="'regression', 'binary' or 'multiclass'")
-    classes_ = property(lambda self: np.array(self._map.class_labels, dtype=np.int32),
-                        doc="the class labels (classifiers)")
-    input_dim = property(lambda self: self._map.input_dim)
-    n_outputs = property(lambda self: self._map.head_outputs)
+    @property
+    def task(self) -> str:
+        """"regression", "binary" or "multiclass"."""
+        return str(self._map.task)
 
-    def feature_map(self):
+    @property
+    def classes_(self) -> npt.NDArray[np.int32]:
+        """The class labels (classifiers; empty for regression)."""
+        return np.array(self._map.class_labels, dtype=np.int32)
+
+    @property
+    def input_dim(self) -> int:
+        """The number of inputs a row has."""
+        return self._map.input_dim
+
+    @property
+    def n_outputs(self) -> int:
+        """The head's outputs: 1 for regression and binary models, the number of classes for multiclass."""
+        return self._map.head_outputs
+
+    def feature_map(self) -> FeatureMap:
         """The model file as a FeatureMap (its transform applies the model's input scaling first)."""
         return FeatureMap.from_bytes(self._map.data(), self._requested_isa)
 
-    def _run(self, X):
+    def _run(self, X: npt.ArrayLike) -> "tuple[np.ndarray, np.ndarray]":
         rows = _rows_float32(X)
         if rows.shape[1] != self.input_dim:
             raise ValueError(f"X has {rows.shape[1]} features, but the model expects {self.input_dim}")
@@ -271,20 +488,48 @@ class Model:
         self._map.predict(rows, scores, labels)
         return scores, labels
 
-    def decision_function(self, X):
-        """The scores HEAD phi(x) + BIAS: shape (n,) for one output, (n, k) otherwise."""
+    def decision_function(self, X: npt.ArrayLike) -> npt.NDArray[np.float32]:
+        """The scores HEAD phi(x) + BIAS, computed by kfm::predict.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, input_dim)
+
+        Returns
+        -------
+        ndarray, float32
+            Shape (n_samples,) for one output, (n_samples, n_outputs) otherwise.
+        """
         scores, _ = self._run(X)
         return scores[:, 0] if self.n_outputs == 1 else scores
 
-    def predict(self, X):
-        """Class labels (classifiers) or predicted values (regression, (n,) or (n, k))."""
+    def predict(self, X: npt.ArrayLike) -> np.ndarray:
+        """Class labels (classifiers) or predicted values (regression), computed by kfm::predict.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, input_dim)
+
+        Returns
+        -------
+        ndarray
+            Labels (n_samples,) for classifiers; values (n_samples,) or (n_samples, n_outputs) for
+            regression.
+        """
         scores, labels = self._run(X)
         if self.task != "regression":
             return labels
         return scores[:, 0] if self.n_outputs == 1 else scores
 
     def score(self, X, y):
-        """Accuracy (classifiers) or R^2 (regression, averaged uniformly over outputs), as scikit-learn."""
+        """Accuracy (classifiers) or R^2 (regression, averaged uniformly over outputs), as scikit-learn.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, input_dim)
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+            The true labels or values.
+        """
         y = np.asarray(y)
         predicted = self.predict(X)
         if self.task != "regression":

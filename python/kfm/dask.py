@@ -4,7 +4,10 @@ The map travels as the bytes of its .kfm file (a few kB to a few MB, put into th
 the ISA it was opened with; each block of rows is mapped by the same runtime as FeatureMap.transform, so
 the result equals the single-process one.
 """
+from __future__ import annotations
+
 import re
+from typing import Any, Optional, Union
 
 import dask
 import dask.array as da
@@ -15,17 +18,36 @@ from . import FeatureMap
 __all__ = ["transform"]
 
 
-def transform(mapper, X, n_jobs=1):
-    """phi of every row of the Dask array X (n, input_dim) as a Dask array (n, output_dim).
+def transform(mapper: Union[FeatureMap, Any], X: da.Array, n_jobs: Optional[int] = 1) -> da.Array:
+    """phi of every row of a Dask array, as a Dask array.
 
-    `mapper` is a kfm.FeatureMap or a fitted transformer with `feature_map_` (kfm.sklearn.RandomFeatures).
-    X may be chunked over rows in any way; its columns are gathered into one chunk. With row chunks of a
-    multiple of 64 rows the result is bit for bit FeatureMap.transform's (the runtime maps 64-row blocks;
-    rows of a shorter block take another kernel path and may differ in the last float bits). A map opened
-    with a pinned isa (FeatureMap(..., isa="scalar")) runs with that ISA on every worker, and a worker
-    without it refuses the block. float64 input gives float64 output, anything else float32 (as
-    FeatureMap.transform). n_jobs: threads per block (1: Dask's workers provide the parallelism). An
-    input the runtime refuses (a NaN, say) raises ValueError naming its rows of X, not of the block."""
+    With row chunks of a multiple of 64 rows the result is bit for bit FeatureMap.transform's (the
+    runtime maps 64-row blocks; rows of a shorter block take another kernel path and may differ in the
+    last float bits). A map opened with a pinned isa (FeatureMap(..., isa="scalar")) runs with that ISA
+    on every worker, and a worker without it refuses the block.
+
+    Parameters
+    ----------
+    mapper : kfm.FeatureMap or fitted transformer
+        A FeatureMap, or a fitted transformer with `feature_map_` (kfm.sklearn.RandomFeatures).
+    X : dask.array.Array of shape (n_samples, input_dim)
+        Numeric rows, chunked over rows in any way; its columns are gathered into one chunk.
+    n_jobs : int, default=1
+        Threads per block (1: Dask's workers provide the parallelism; None or -1: every core).
+
+    Returns
+    -------
+    dask.array.Array of shape (n_samples, output_dim)
+        float64 for float64 X, float32 otherwise (as FeatureMap.transform).
+
+    Raises
+    ------
+    TypeError
+        When mapper is not a FeatureMap or fitted kfm transformer, or X not a Dask array.
+    ValueError
+        For a wrong shape or dtype; when computed, for an input the runtime refuses (a NaN, say),
+        naming its rows of X, not of the block.
+    """
     feature_map = mapper if isinstance(mapper, FeatureMap) else getattr(mapper, "feature_map_", None)
     if not isinstance(feature_map, FeatureMap):
         raise TypeError("kfm.dask.transform takes a kfm.FeatureMap or a fitted kfm transformer (with feature_map_), "
@@ -44,7 +66,8 @@ def transform(mapper, X, n_jobs=1):
                          chunks=(X.chunks[0], (feature_map.output_dim,)), meta=np.empty((0, 0), out_dtype))
 
 
-def _transform_block(block, map_bytes, isa, n_jobs, block_info=None):
+def _transform_block(block: np.ndarray, map_bytes: bytes, isa: str, n_jobs: Optional[int],
+                     block_info: Optional[dict] = None) -> np.ndarray:
     try:
         return FeatureMap.from_bytes(map_bytes, isa).transform(block, n_jobs=n_jobs)
     except ValueError as e:
@@ -52,7 +75,7 @@ def _transform_block(block, map_bytes, isa, n_jobs, block_info=None):
         raise ValueError(_global_rows(str(e), first_row)) from None
 
 
-def _global_rows(message, first_row):
+def _global_rows(message: str, first_row: int) -> str:
     """The runtime's "rows a..b: reason" about a block -> the same rows numbered in the whole array."""
     return re.sub(r"^rows (\d+)\.\.(\d+):",
                   lambda m: f"rows {int(m.group(1)) + first_row}..{int(m.group(2)) + first_row} of X:", message)

@@ -16,10 +16,14 @@ model's labels must equal the pipeline's and its scores (values for regression) 
 SCORE_TOLERANCE relative to max(|score|, 1); otherwise it raises ValueError naming the column whose
 scaling float32 cannot hold, and writes nothing.
 """
+from __future__ import annotations
+
 import os
 import warnings
+from typing import Any, List, Optional, Tuple, Union
 
 import numpy as np
+import numpy.typing as npt
 from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import LogisticRegression, Ridge, RidgeClassifier, SGDClassifier, SGDRegressor
 from sklearn.pipeline import Pipeline
@@ -27,7 +31,7 @@ from sklearn.preprocessing import MinMaxScaler, StandardScaler
 from sklearn.svm import LinearSVC
 from sklearn.utils.validation import check_is_fitted
 
-from . import FeatureMap, Model, _kfm
+from . import FeatureMap, Model, _kfm, _python_names
 
 __all__ = ["export", "export_bytes", "SCORE_TOLERANCE"]
 
@@ -48,26 +52,72 @@ _INT32 = np.iinfo(np.int32)
 _MODEL_SECTIONS = {"PREP", "TASK", "HEAD", "BIAS", "LABL"}
 
 
-def export(pipeline, path, X=None):
-    """Writes the model file of a fitted `pipeline` to `path` (atomically) and returns its bytes.
+def export(pipeline: Pipeline, path: Union[str, "os.PathLike[str]"], X: Optional[npt.ArrayLike] = None,
+           c_header: Union[str, "os.PathLike[str]", None] = None, name: str = "kfm_model") -> bytes:
+    """Writes the model file of a fitted pipeline (atomically) and returns its bytes.
 
-    X (optional, rows x n_features, e.g. the test rows) is where the model is checked against the
-    pipeline; without it the check uses 256 rows drawn from the scaler's statistics (StandardScaler:
-    mean_ + scale_ z with z standard normal, a spread of 1 without scale_; MinMaxScaler: uniform
-    between data_min_ and data_max_), and a pipeline without a scaler, whose model computes what the
-    pipeline does, is not checked. Raises TypeError for a pipeline with steps other than the supported
-    ones (the message lists them) and ValueError for an unfitted pipeline, one the model file cannot
-    represent (non-integer labels, MinMaxScaler(clip=True), a transformer whose map already carries a
-    model), or one whose model would disagree with it beyond SCORE_TOLERANCE (the message names the
-    column); nothing is written then."""
+    Parameters
+    ----------
+    pipeline : sklearn.pipeline.Pipeline
+        Fitted: an optional StandardScaler or MinMaxScaler, a kfm transformer (RandomFeatures) and
+        one of Ridge, SGDRegressor, RidgeClassifier, LogisticRegression, LinearSVC, SGDClassifier.
+    path : str or os.PathLike
+        The model file to write (kfm.Model, `kfm predict` and kfm::predict on a device read it).
+    X : array-like of shape (n_samples, n_features), optional
+        Rows (e.g. the test rows) on which the model is checked against the pipeline. Without them
+        the check uses 256 rows drawn from the scaler's statistics (StandardScaler: mean_ + scale_ z
+        with z standard normal, a spread of 1 without scale_; MinMaxScaler: uniform between
+        data_min_ and data_max_), and a pipeline without a scaler, whose model computes what the
+        pipeline does, is not checked.
+    c_header : str or os.PathLike, optional
+        Also writes the model as a C99 header for firmware, as `kfm export FILE --c-header OUT.h`
+        does: an 8-byte aligned array `name`, NAME_SIZE, NAME_INPUT_DIM, NAME_OUTPUT_COUNT and
+        NAME_WORKSPACE_BYTES (NAME: `name` in upper case). Both files are written, or neither.
+    name : str, default="kfm_model"
+        The header's array: a lower-case C identifier that is not a keyword, reserved or a name kfm.h
+        declares.
+
+    Returns
+    -------
+    bytes
+        The model file's bytes.
+
+    Raises
+    ------
+    TypeError
+        For a pipeline with steps other than the supported ones (the message lists them).
+    ValueError
+        For an unfitted pipeline, one the model file cannot represent (non-integer labels,
+        MinMaxScaler(clip=True), a transformer whose map already carries a model), one whose model
+        would disagree with it beyond SCORE_TOLERANCE (the message names the column), or a `name` the
+        header cannot use. Nothing is written then.
+    """
     data = export_bytes(pipeline, X)
-    _kfm.write_file(os.fspath(path), data)
+    if c_header is None:
+        _kfm.write_file(os.fspath(path), data)
+    else:
+        try:
+            _kfm.write_with_c_header(os.fspath(path), data, os.fspath(c_header), name)
+        except ValueError as e:
+            raise ValueError(_python_names(str(e))) from None
     return data
 
 
-def export_bytes(pipeline, X=None):
-    """The bytes of the model file `export` would write (verified like kfm::open, checked against the
-    pipeline on X or on rows drawn from the scaler's statistics, as export)."""
+def export_bytes(pipeline: Pipeline, X: Optional[npt.ArrayLike] = None) -> bytes:
+    """The bytes of the model file `export` would write, without writing them.
+
+    Parameters
+    ----------
+    pipeline : sklearn.pipeline.Pipeline
+        As for `export`.
+    X : array-like of shape (n_samples, n_features), optional
+        As for `export`: the rows the model is checked against the pipeline on.
+
+    Returns
+    -------
+    bytes
+        The model file, verified as kfm::open verifies it. Raises as `export` does.
+    """
     if not isinstance(pipeline, Pipeline):
         raise TypeError(f"export takes {_SUPPORTED}; got {type(pipeline).__name__}")
     steps = [(name, step) for name, step in pipeline.steps if step is not None and step != "passthrough"]
@@ -86,7 +136,7 @@ def export_bytes(pipeline, X=None):
     return data
 
 
-def _require_fitted(name, step):
+def _require_fitted(name: str, step: Any) -> None:
     try:
         check_is_fitted(step)
     except NotFittedError:
@@ -94,7 +144,7 @@ def _require_fitted(name, step):
                          "exporting it") from None
 
 
-def _feature_map(name, transformer):
+def _feature_map(name: str, transformer: Any) -> FeatureMap:
     feature_map = getattr(transformer, "feature_map_", None)
     if feature_map is None:
         if type(transformer).__module__.startswith("kfm."):
@@ -112,7 +162,7 @@ def _feature_map(name, transformer):
     return feature_map
 
 
-def _scaling(step, input_dim):
+def _scaling(step: Tuple[str, Any], input_dim: int) -> Tuple[np.ndarray, np.ndarray]:
     """(shift, scale) with x' = (x - shift) * scale, as float64 arrays of input_dim values."""
     name, scaler = step
     if type(scaler) not in _SCALERS:
@@ -132,7 +182,7 @@ def _scaling(step, input_dim):
     return -scaler.min_ / scaler.scale_, np.asarray(scaler.scale_, dtype=np.float64)
 
 
-def _head(name, head, features):
+def _head(name: str, head: Any, features: int) -> Tuple[str, np.ndarray, np.ndarray, List[int]]:
     """(task, weights (k, D), bias (k,), labels) of the last step."""
     if type(head) not in _REGRESSORS + _CLASSIFIERS:
         raise TypeError(f"step '{name}' ({type(head).__name__}) is not a supported head; export takes {_SUPPORTED}")
@@ -154,7 +204,7 @@ def _head(name, head, features):
     return task, weights, bias, labels
 
 
-def _int32_labels(name, classes):
+def _int32_labels(name: str, classes: Any) -> List[int]:
     classes = np.asarray(classes)
     if classes.dtype.kind not in "iu":
         raise ValueError(f"step '{name}': class labels must be integers (kfm model files store int32 labels), "
@@ -166,7 +216,7 @@ def _int32_labels(name, classes):
     return [int(c) for c in classes]
 
 
-def _check_rows(X, scaler, input_dim):
+def _check_rows(X: Optional[npt.ArrayLike], scaler: Optional[Tuple[str, Any]], input_dim: int) -> Optional[np.ndarray]:
     """The float64 rows export checks the model on (None: no check)."""
     if X is not None:
         rows = np.asarray(X, dtype=np.float64)
@@ -187,7 +237,8 @@ def _check_rows(X, scaler, input_dim):
     return scaler.data_min_ + scaler.data_range_ * draws.random((_STATISTICS_ROWS, input_dim))
 
 
-def _check_model(pipeline, model, rows, scaler, shift, scale):
+def _check_model(pipeline: Pipeline, model: Model, rows: np.ndarray, scaler: Optional[Tuple[str, Any]],
+                 shift: Optional[np.ndarray], scale: Optional[np.ndarray]) -> None:
     """ValueError unless `model` gives the pipeline's labels and scores on `rows` (SCORE_TOLERANCE)."""
     classifier = model.task != "regression"
     with warnings.catch_warnings():
@@ -214,7 +265,7 @@ def _check_model(pipeline, model, rows, scaler, shift, scale):
                          f"{_likely_cause(rows, in_pipeline, scaler, shift, scale)}")
 
 
-def _near_tie(scores):
+def _near_tie(scores: np.ndarray) -> np.ndarray:
     """Rows whose top two decision values (binary: the score and 0) are within the tolerance of a tie,
     where float32 and float64 arithmetic may rightly choose different labels."""
     if scores.ndim == 1:
@@ -226,7 +277,8 @@ def _near_tie(scores):
     return np.abs(top - second) <= 2.0 * SCORE_TOLERANCE * size
 
 
-def _likely_cause(rows, in_pipeline, scaler, shift, scale):
+def _likely_cause(rows: np.ndarray, in_pipeline: Optional[np.ndarray], scaler: Optional[Tuple[str, Any]],
+                  shift: Optional[np.ndarray], scale: Optional[np.ndarray]) -> str:
     """The column whose float32 scaling (PREP) departs most from the pipeline's float64 one (in_pipeline:
     the scaler's output), or the head."""
     if scaler is not None:

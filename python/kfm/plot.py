@@ -1,7 +1,7 @@
 """Kernel-approximation error and transform time against the number of features D, like the papers' figures.
 
     python3 -m kfm.plot --data letter/X_train.npy --methods rff,orf,sorf,qmc,ssf,quadrature \\
-        --kernel gaussian --features-multiples 1,2,4,8,16 --seeds 10 --out-dir docs/figures
+        --kernel gaussian --features-multiples 1,2,4,8,16 --seeds 10 --out-dir figures
 
 For each method and each D = multiple x d, `--seeds` maps are built (seed s = 1..S: each seed is a new
 map) and each estimates the Gram matrix of one fixed pair of data samples X, Y (`--samples` rows each,
@@ -16,34 +16,53 @@ distances between rows of the whole data set, over at most 1000 evenly spaced ro
 
 sweep(), plot_error() and plot_time() are importable; main() is the command line.
 """
+from __future__ import annotations
+
 import argparse
 import os
 import sys
 import time
+from typing import Any, Callable, Dict, Optional, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from . import FeatureMap, median_sigma, scale_sigma
+
+__all__ = ["Curve", "sweep", "plot_error", "plot_time", "markdown_table", "main"]
 
 DEFAULT_METHODS = ("rff", "orf", "sorf", "qmc", "ssf", "quadrature")
 KERNELS = ("gaussian", "arccos")
 
 
 class Curve:
-    """One method's sweep: per requested D, the real output_dim, the errors of every seed and the time."""
+    """One method's sweep: per requested D, the real output_dim, the errors of every seed and the time.
 
-    def __init__(self, method, output_dims, errors, ns_per_vector):
+    Parameters
+    ----------
+    method : str
+    output_dims : array-like of shape (points,)
+        The real output_dim of each point.
+    errors : array-like of shape (points, seeds)
+        The relative Frobenius error of each seed's map.
+    ns_per_vector : array-like of shape (points,) or None
+        Nanoseconds per vector, or None for a sweep without timing.
+    """
+
+    def __init__(self, method: str, output_dims: npt.ArrayLike, errors: npt.ArrayLike,
+                 ns_per_vector: Optional[npt.ArrayLike]) -> None:
         self.method = method
         self.output_dims = np.asarray(output_dims, dtype=np.int64)  # (points,)
         self.errors = np.asarray(errors, dtype=np.float64)          # (points, seeds)
         self.ns_per_vector = None if ns_per_vector is None else np.asarray(ns_per_vector, dtype=np.float64)
 
     @property
-    def mean(self):
+    def mean(self) -> np.ndarray:
+        """The mean error over the seeds, per point."""
         return self.errors.mean(axis=1)
 
     @property
-    def half_width(self):
+    def half_width(self) -> np.ndarray:
         """Half-width of the 95% Student-t interval of the mean over the seeds."""
         from scipy.stats import t
 
@@ -51,11 +70,13 @@ class Curve:
         return t.ppf(0.975, seeds - 1) * self.errors.std(axis=1, ddof=1) / np.sqrt(seeds)
 
     @property
-    def low(self):
+    def low(self) -> np.ndarray:
+        """The lower end of the 95% interval, per point."""
         return self.mean - self.half_width
 
     @property
-    def high(self):
+    def high(self) -> np.ndarray:
+        """The upper end of the 95% interval, per point."""
         return self.mean + self.half_width
 
 
@@ -120,13 +141,38 @@ def ns_per_vector(feature_map, batch, repeats):
     return float(np.median(times)) / batch.shape[0]
 
 
-def sweep(X, methods=DEFAULT_METHODS, kernel="gaussian", features=None, seeds=10, samples=550, sample_seed=0,
-          repeats=5, timing=True, progress=None, **kernel_options):
-    """Error over map seeds 1..seeds (and, with timing, ns per vector) for each method and requested D
-    (a D that the method rounds to an output_dim already swept is skipped).
+def sweep(X: npt.ArrayLike, methods: Sequence[str] = DEFAULT_METHODS, kernel: str = "gaussian",
+          features: Optional[Sequence[int]] = None, seeds: int = 10, samples: int = 550, sample_seed: int = 0,
+          repeats: int = 5, timing: bool = True, progress: Optional[Callable[[str], Any]] = None,
+          **kernel_options: Any) -> Dict[str, Curve]:
+    """Error over map seeds 1..seeds (and, with timing, ns per vector) for each method and requested D.
 
-    X: (n, d) data; features: the requested D values (default d x 1, 2, 4, 8, 16); kernel_options: the
-    kernel's build options (sigma=... for gaussian, order=... for arccos). Returns {method: Curve}.
+    A D that the method rounds to an output_dim already swept is skipped.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, d)
+        The data; two disjoint samples of `samples` rows are drawn once (seed `sample_seed`).
+    methods : sequence of str, default=("rff", "orf", "sorf", "qmc", "ssf", "quadrature")
+    kernel : str, default="gaussian"
+    features : sequence of int, optional
+        The requested D values (default d x 1, 2, 4, 8, 16).
+    seeds : int, default=10
+        Maps per point (seeds 1..seeds), at least 2.
+    samples : int, default=550
+    sample_seed : int, default=0
+    repeats : int, default=5
+        Timing repeats (the median is taken).
+    timing : bool, default=True
+    progress : callable, optional
+        Called with one line of text per point.
+    **kernel_options
+        The kernel's FeatureMap options (sigma=... for gaussian, order=... for arccos).
+
+    Returns
+    -------
+    dict of str to Curve
+        One Curve per method.
     """
     X = np.ascontiguousarray(X, dtype=np.float32)
     d = X.shape[1]
@@ -188,8 +234,17 @@ def _save(plt, fig, ax, path):
     plt.close(fig)
 
 
-def plot_error(curves, path, title="relative kernel error"):
-    """Log-log error vs D: each method's mean over seeds, its 95% band, and a D^(-1/2) guide line."""
+def plot_error(curves: Dict[str, Curve], path: str, title: str = "relative kernel error") -> None:
+    """Log-log error vs D: each method's mean over seeds, its 95% band, and a D^(-1/2) guide line.
+
+    Parameters
+    ----------
+    curves : dict of str to Curve
+        `sweep`'s result.
+    path : str
+        The PNG file to write.
+    title : str, default="relative kernel error"
+    """
     plt, fig, ax = _axes(title, "||K - K^||_F / ||K||_F")
     for curve in curves.values():
         line, = ax.plot(curve.output_dims, curve.mean, marker="o", markersize=3, label=curve.method)
@@ -201,8 +256,17 @@ def plot_error(curves, path, title="relative kernel error"):
     _save(plt, fig, ax, path)
 
 
-def plot_time(curves, path, title="transform time"):
-    """Log-log nanoseconds per vector vs D (one thread)."""
+def plot_time(curves: Dict[str, Curve], path: str, title: str = "transform time") -> None:
+    """Log-log nanoseconds per vector vs D (one thread).
+
+    Parameters
+    ----------
+    curves : dict of str to Curve
+        `sweep`'s result, run with timing.
+    path : str
+        The PNG file to write.
+    title : str, default="transform time"
+    """
     plt, fig, ax = _axes(title, "ns per vector (1 thread)")
     for curve in curves.values():
         if curve.ns_per_vector is None:
@@ -211,8 +275,14 @@ def plot_time(curves, path, title="transform time"):
     _save(plt, fig, ax, path)
 
 
-def markdown_table(curves):
-    """The sweep as a Markdown table: D, mean error +- 95% half-width, ns per vector."""
+def markdown_table(curves: Dict[str, Curve]) -> str:
+    """The sweep as a Markdown table: D, mean error +- 95% half-width, ns per vector.
+
+    Parameters
+    ----------
+    curves : dict of str to Curve
+        `sweep`'s result.
+    """
     lines = ["| method | D | error (mean ± 95%) | ns / vector |", "|---|---|---|---|"]
     for curve in curves.values():
         for i, D in enumerate(curve.output_dims):
@@ -252,7 +322,14 @@ def _parser():
     return p
 
 
-def main(argv=None):
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """The command line `python3 -m kfm.plot` (see `python3 -m kfm.plot --help`).
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments (default: sys.argv[1:]).
+    """
     parser = _parser()
     args = parser.parse_args(argv)
     if args.seeds < 2:

@@ -1,9 +1,13 @@
 """scikit-learn estimators: `RandomFeatures`, a drop-in for `RBFSampler` with every kfm method, and
 `export`, which writes a fitted Pipeline (scaler, RandomFeatures, linear model) as a device model file."""
+from __future__ import annotations
+
 import inspect
 import numbers
+from typing import Any, Dict, Optional, Sequence, Union
 
 import numpy as np
+import numpy.typing as npt
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
@@ -54,10 +58,10 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         qmc (laplacian); srf, gorf, grff, maclaurin, tensorsketch (polynomial-sphere); gorf, grff
         (delta-gaussian); gq (gaussian); nystroem (gaussian, matern with nu 0.5, 1.5 or 2.5,
         rational-quadratic: landmarks chosen among the rows fit is given).
-        See docs/choosing.md.
+        ssf or quadrature are good first choices for the gaussian kernel; rff is the baseline.
     kernel : str, default="gaussian"
         gaussian (alias "rbf"), matern, rational-quadratic, laplacian, arccos, polynomial-sphere,
-        delta-gaussian (docs/kernels.md).
+        delta-gaussian.
     n_components : int, default=100
         Requested number of features D; methods with a natural granularity round it
         (`n_components_` is the real number). For nystroem, the number of landmarks m (at most
@@ -104,13 +108,18 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
     gamma_ : float or None
         The gamma used (None for the kernels that have none).
     n_features_in_ : int
+        The number of inputs fit saw.
     """
 
-    def __init__(self, method="ssf", kernel="gaussian", n_components=100, gamma=1.0, nu=1.5, rq_alpha=1.0,
-                 order=0, degree=1, poly_scale=2.0, mixture_weights=None, mixture_sigmas=None, radial_points=None,
-                 radial_rule=None, sweeps=None, fft_size=None, resample_radii=None, haar_rotations=None,
-                 spectral=None, directions=None, arccos_pairs=None, landmark_init=None, random_state=None,
-                 n_jobs=None):
+    def __init__(self, method: str = "ssf", kernel: str = "gaussian", n_components: int = 100,
+                 gamma: Union[float, str] = 1.0, nu: float = 1.5, rq_alpha: float = 1.0, order: int = 0,
+                 degree: int = 1, poly_scale: float = 2.0, mixture_weights: Optional[Sequence[float]] = None,
+                 mixture_sigmas: Optional[Sequence[float]] = None, radial_points: Optional[int] = None,
+                 radial_rule: Optional[str] = None, sweeps: Optional[int] = None, fft_size: Optional[str] = None,
+                 resample_radii: Optional[bool] = None, haar_rotations: Optional[bool] = None,
+                 spectral: Optional[str] = None, directions: Optional[str] = None, arccos_pairs: Optional[str] = None,
+                 landmark_init: Optional[str] = None, random_state: Union[int, np.random.RandomState, None] = None,
+                 n_jobs: Optional[int] = None) -> None:
         self.method = method
         self.kernel = kernel
         self.n_components = n_components
@@ -135,14 +144,14 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         self.random_state = random_state
         self.n_jobs = n_jobs
 
-    def _seed(self):
+    def _seed(self) -> int:
         if isinstance(self.random_state, numbers.Integral) and not isinstance(self.random_state, bool):
             if self.random_state < 0:
                 raise ValueError(f"random_state must be non-negative, got {self.random_state}")
             return int(self.random_state)
         return int(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
 
-    def _gamma(self, X):
+    def _gamma(self, X: np.ndarray) -> float:
         if isinstance(self.gamma, str):
             if self.gamma == "scale":
                 variance = X.var()
@@ -155,7 +164,7 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
             raise ValueError(f"gamma must be a positive number, 'scale' or 'median', got {self.gamma!r}")
         return float(self.gamma)
 
-    def _kernel_options(self, kernel, X):
+    def _kernel_options(self, kernel: str, X: np.ndarray) -> Dict[str, Any]:
         if kernel in ("gaussian", "matern", "rational-quadratic"):
             self.gamma_ = self._gamma(X)
             options = {"sigma": float(np.sqrt(0.5 / self.gamma_))}
@@ -178,9 +187,25 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
             return {"weights": list(self.mixture_weights), "sigmas": list(self.mixture_sigmas)}
         return {}  # an unknown kernel: the library names the valid ones
 
-    def fit(self, X, y=None):
-        """Builds the map for X's number of features. X's values are used only by gamma='scale'/'median'
-        and by method='nystroem', whose landmarks are rows of X."""
+    def fit(self, X: npt.ArrayLike, y: Any = None) -> "RandomFeatures":
+        """Builds the map for X's number of features.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            X's values are used only by gamma="scale" or "median" and by method="nystroem", whose
+            landmarks are rows of X.
+        y : ignored
+
+        Returns
+        -------
+        self
+
+        Raises
+        ------
+        ValueError
+            For invalid parameters, with the library's reason and X's shape.
+        """
         X = self._validate_data(X, dtype=[np.float64, np.float32])
         if not isinstance(self.n_components, numbers.Integral) or self.n_components < 1:
             raise ValueError(f"n_components must be a positive integer, got {self.n_components!r}")
@@ -201,25 +226,48 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         self.negative_dim_ = self.feature_map_.negative_dim
         return self
 
-    def transform(self, X):
-        """phi(X): (n_samples, n_components_), float32 for float32 X, float64 otherwise."""
+    def transform(self, X: npt.ArrayLike) -> np.ndarray:
+        """The features phi(X).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features_in_)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_components_)
+            float32 for float32 X, float64 otherwise.
+        """
         check_is_fitted(self)
         X = self._validate_data(X, reset=False, dtype=[np.float64, np.float32])
         return self.feature_map_.transform(X, n_jobs=self.n_jobs)
 
-    def kernel_estimate(self, X, Y=None):
-        """The estimated kernel matrix transform(X) J transform(Y).T, J = diag(1, ..., 1, -1, ..., -1) with
-        negative_dim_ entries -1: equal to transform(X) . transform(Y).T when negative_dim_ == 0."""
+    def kernel_estimate(self, X: npt.ArrayLike, Y: Optional[npt.ArrayLike] = None) -> npt.NDArray[np.float64]:
+        """The estimated kernel matrix transform(X) J transform(Y).T.
+
+        J = diag(1, ..., 1, -1, ..., -1) with negative_dim_ entries -1, so this equals
+        transform(X) . transform(Y).T when negative_dim_ == 0.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_x, n_features_in_)
+        Y : array-like of shape (n_y, n_features_in_), optional
+            X when None.
+
+        Returns
+        -------
+        ndarray of shape (n_x, n_y), float64
+        """
         check_is_fitted(self)
         X = self._validate_data(X, reset=False, dtype=[np.float64, np.float32])
         Y = None if Y is None else self._validate_data(Y, reset=False, dtype=[np.float64, np.float32])
         return self.feature_map_.kernel_matrix(X, Y, n_jobs=self.n_jobs)
 
     @property
-    def _n_features_out(self):
+    def _n_features_out(self) -> int:
         return self.n_components_
 
-    def _more_tags(self):
+    def _more_tags(self) -> Dict[str, Any]:
         tags = {"preserves_dtype": [np.float64, np.float32]}
         if self.method == "quadrature":
             # Listed, not skipped: tests/python/test_sklearn.py checks the same property at the real bound.
@@ -227,7 +275,7 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         return tags
 
 
-def _named_sampler(name, method, summary):
+def _named_sampler(name: str, method: str, summary: str) -> type:
     """RandomFeatures with another default method: the same parameters (method included), so get_params,
     clone and scikit-learn's checks see an ordinary estimator."""
     signature = inspect.signature(RandomFeatures.__init__)

@@ -115,6 +115,13 @@ offline::build_options build_options_from(const arguments& args, std::string* si
 // `kfm inspect --json`'s object for a verified file (`bytes`, `size`: the file as opened into `map`).
 std::string inspect_json(const kfm::map& map, const void* bytes, std::size_t size, const std::string& path);
 
+// `kfm export`'s C header, shared with the Python binding (kfm.sklearn.export(..., c_header=...)):
+// a usage error naming why when `name` cannot be the header's C symbol; add_c_header also stages the
+// header of `file` (which must outlive the commit) at `out` in `output`, written when it is committed.
+void require_header_name(const std::string& name);
+void add_c_header(offline::output_files& output, const std::string& out, const loaded_map& file,
+                  const std::string& name);
+
 // Sub-commands; each returns the process exit code.
 int run_build(const std::vector<std::string>& argv);
 int run_inspect(const std::vector<std::string>& argv);

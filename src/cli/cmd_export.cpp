@@ -129,19 +129,31 @@ void write_header(const loaded_map& file, const std::string& name, const std::fu
 
 }  // namespace
 
+void require_header_name(const std::string& name) {
+    if (const std::string why = refusal(name); !why.empty())
+        usage_error("--name '" + name + "' cannot name the header's array: " + why);
+}
+
+void add_c_header(offline::output_files& output, const std::string& out, const loaded_map& file,
+                  const std::string& name) {
+    if (out.empty()) usage_error("--c-header needs a file name");
+    require_header_name(name);
+    // Streamed when `output` is committed: memory does not grow with the map.
+    output.add(out, [&file, name](const offline::output_files::sink& write) {
+        write_header(file, name, [&](std::string_view text) { write(text.data(), text.size()); });
+    });
+}
+
 int run_export(const std::vector<std::string>& argv) {
     const arguments args("export", argv, {{"--c-header", true}, {"--name", true}}, 1);
     if (args.positional().empty()) usage_error("'kfm export' needs a FILE.kfm (see 'kfm help export')");
     const std::string out = args.value("--c-header"), name = args.value("--name");
     if (out.empty()) usage_error("--c-header needs a file name");
-    if (const std::string why = refusal(name); !why.empty())
-        usage_error("--name '" + name + "' cannot name the header's array: " + why);
+    require_header_name(name);
     refuse_overwriting_inputs("--c-header", out, {{"FILE", args.positional()[0]}});
     const loaded_map file = load_map(args.positional()[0]);
-    offline::output_files output;  // streamed: memory does not grow with the map
-    output.add(out, [&](const offline::output_files::sink& write) {
-        write_header(file, name, [&](std::string_view text) { write(text.data(), text.size()); });
-    });
+    offline::output_files output;
+    add_c_header(output, out, file, name);
     output.commit();
     return 0;
 }

@@ -29,6 +29,8 @@ commands:
   export    a .kfm file as a C99 header for firmware
   help      this text, or 'kfm help <command>'
 
+'kfm --version' prints the version.
+
 Errors print one line 'kfm: error: ...' on stderr and exit non-zero (2 for a wrong command line);
 no output file is left behind.
 
@@ -242,6 +244,11 @@ int main(int argc, char** argv) {
         if (argc < 2) usage_error("no command given (see 'kfm help')");
         const std::string command = argv[1];
         std::vector<std::string> rest(argv + 2, argv + argc);
+        if (command == "--version" || command == "version") {
+            if (!rest.empty()) usage_error("'kfm --version' takes no arguments");
+            std::printf("kfm %s\n", kfm::version());
+            return 0;
+        }
         if (command == "help" || command == "--help" || command == "-h") {
             if (rest.size() > 1) usage_error("'kfm help' takes at most one command name");
             const std::string text = help_text(rest.empty() ? "" : rest[0]);

@@ -254,6 +254,31 @@ py::bytes read_file(const std::string& path) {
     return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
 }
 
+// A model file and its C header (kfm export's, same code) written together: both or neither. The name is
+// checked before anything is written.
+void write_with_c_header(const std::string& path, const py::bytes& data, const std::string& header,
+                         const std::string& name) {
+    checked_path(path);
+    checked_path(header);
+    kfm::cli::loaded_map file;
+    file.path = path;
+    const std::string_view view = data;
+    file.storage.assign(view.begin(), view.end());
+    if (kfm::status s = kfm::open(file.storage.data(), file.storage.size(), &file.view); s != kfm::status::ok)
+        throw py::value_error(std::string("not a valid .kfm file: ") + kfm::status_string(s));
+    try {
+        kfm::cli::require_header_name(name);
+        if (kfm::offline::same_destination(path, header))
+            throw py::value_error("c_header '" + header + "' is the model file's own path");
+        kfm::offline::output_files output;
+        output.add(path, file.storage);
+        kfm::cli::add_c_header(output, header, file, name);
+        output.commit();
+    } catch (const std::exception& e) {  // a refused name or path, or a failed write: nothing was written
+        throw py::value_error(e.what());
+    }
+}
+
 double bandwidth(const py::array& x, bool median) {
     require_rows(x, "X", 0, false);
     const auto* p = static_cast<const float*>(x.data());
@@ -289,6 +314,8 @@ PYBIND11_MODULE(_kfm, m) {
             throw py::value_error(e.what());
         }
     });
+    m.def("write_with_c_header", &write_with_c_header, py::arg("path"), py::arg("data"), py::arg("header"),
+          py::arg("name"));
     m.def("median_heuristic_sigma", [](const py::array& x) { return bandwidth(x, true); });
     m.def("variance_scale_sigma", [](const py::array& x) { return bandwidth(x, false); });
     m.def("resolve_threads", [](unsigned threads) { return kfm::offline::resolve_thread_count(threads); });

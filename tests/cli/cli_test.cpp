@@ -218,6 +218,15 @@ TEST_CASE("cli: ssf --fft-size smallest stacks blocks, the default is one block"
     CHECK(!std::filesystem::exists(s.path("bad.kfm")));
 }
 
+TEST_CASE("cli: --version prints the library's version") {
+    scratch s;
+    const run_result version = s.kfm("--version");
+    CHECK(version.exit_code == 0);
+    CHECK(version.out == std::string("kfm ") + kfm::version() + "\n");
+    CHECK(s.kfm("help").out.find("kfm --version") != std::string::npos);
+    check_error(s.kfm("--version extra"), "'kfm --version' takes no arguments");
+}
+
 TEST_CASE("cli: help") {
     scratch s;
     const run_result all = s.kfm("help");

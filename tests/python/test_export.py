@@ -377,3 +377,27 @@ def test_a_head_float32_cannot_hold_is_refused_naming_the_head(tmp_path):
     with pytest.raises(ValueError, match="no input column loses precision in float32, so the head does"):
         export(pipe, tmp_path / "model.kfm", X)
     assert not os.path.exists(tmp_path / "model.kfm")
+
+
+def test_the_c_header_is_kfm_exports_header_of_the_model_file(tmp_path):
+    X, y, _, _ = split(*classification(LABEL_SETS["multiclass"]))
+    pipe = fit(pipeline(StandardScaler(), features(), RidgeClassifier()), X, y)
+    data = export(pipe, tmp_path / "model.kfm", c_header=tmp_path / "model.h", name="my_model")
+    assert data == (tmp_path / "model.kfm").read_bytes()
+    subprocess.run([kfm_tool(), "export", str(tmp_path / "model.kfm"), "--c-header", str(tmp_path / "cli.h"),
+                    "--name", "my_model"], check=True)
+    assert (tmp_path / "model.h").read_bytes() == (tmp_path / "cli.h").read_bytes()
+    assert b"#define MY_MODEL_INPUT_DIM 8u" in (tmp_path / "model.h").read_bytes()
+
+
+@pytest.mark.parametrize("name, reason", [("MyModel", "must be lower case"), ("int", "keyword"),
+                                          ("kfm_open", "kfm.h declares it")])
+def test_a_header_name_c_cannot_use_is_refused_and_nothing_is_written(name, reason, tmp_path):
+    pipe = fitted(StandardScaler())
+    (tmp_path / "old.kfm").write_bytes(b"old")
+    with pytest.raises(ValueError, match=rf"^name '{name}' cannot name the header's array: .*{reason}"):
+        export(pipe, tmp_path / "old.kfm", c_header=tmp_path / "model.h", name=name)
+    assert sorted(os.listdir(tmp_path)) == ["old.kfm"] and (tmp_path / "old.kfm").read_bytes() == b"old"
+    with pytest.raises(ValueError, match="is the model file's own path"):
+        export(pipe, tmp_path / "old.kfm", c_header=tmp_path / "old.kfm")
+    assert sorted(os.listdir(tmp_path)) == ["old.kfm"] and (tmp_path / "old.kfm").read_bytes() == b"old"

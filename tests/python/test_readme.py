@@ -1,6 +1,8 @@
 """The README's "From Python" example, run as written: its Python block (fit, score, export) and its shell
 block (C header, installed runtime, the device example built and run) from a directory laid out like the
-repository's root (`build` = this build, `examples` = the repository's), so the README cannot rot."""
+repository's root (`build` = the CMake build: $KFM_BUILD_DIR, which ctest and the installed-package
+stage of scripts/test-all.sh set, else the build tree the package was imported from; `examples` = the
+repository's), so the README cannot rot."""
 import os
 import re
 import subprocess
@@ -11,7 +13,8 @@ import numpy as np
 import kfm
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BUILD = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(kfm.__file__))))  # <build>/python/kfm
+BUILD = os.environ.get("KFM_BUILD_DIR") or os.path.dirname(
+    os.path.dirname(os.path.dirname(os.path.abspath(kfm.__file__))))  # <build>/python/kfm
 
 
 def readme_blocks():
