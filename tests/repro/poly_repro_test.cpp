@@ -10,8 +10,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <iomanip>
-#include <iostream>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +20,7 @@
 #include "offline/evaluate.hpp"
 #include "offline/npy.hpp"
 #include "offline/random.hpp"
+#include "repro/protocols.hpp"
 
 namespace {
 
@@ -305,9 +305,18 @@ TEST_CASE("srf repro: SRF kernel MSE below Random Maclaurin and TensorSketch on 
     }
 }
 
-// Table generator (skipped by default): KFM_REPRO_RUNS runs (default 10) of the SRF comparison at
-// D = 2^9..2^14, printed as markdown rows "mean [95% Student-t interval]". Run with
-//   KFM_REPRO_RUNS=10 kfm_test_repro -tc='srf repro table*' --no-skip
+// "1.59e-3 [1.47, 1.72]": the mean in scientific notation, its 95% interval in the units of its exponent.
+std::string scientific_interval(const kfm::offline::interval& ci) {
+    const int exponent = int(std::floor(std::log10(ci.mean)));
+    const double unit = std::pow(10.0, exponent);
+    char text[96];
+    std::snprintf(text, sizeof text, "%.2fe%d [%.2f, %.2f]", ci.mean / unit, exponent, ci.low / unit, ci.high / unit);
+    return text;
+}
+
+// Table generator (skipped by default; `scripts/results-tables.sh docs/results-poly.md` runs it):
+// KFM_REPRO_RUNS runs (default 10) of the SRF comparison at D = 2^9..2^14, docs/results-poly.md's block
+// "srf usps p = 10".
 TEST_CASE("srf repro table: usps, a = 4, p = 10, kernel MSE mean and 95% interval over runs" * doctest::skip()) {
     const auto data = load_unit_rows("usps");
     if (!data) {
@@ -326,21 +335,25 @@ TEST_CASE("srf repro table: usps, a = 4, p = 10, kernel MSE mean and 95% interva
             for (std::size_t v = 0; v < err.size(); ++v) errors[i][v].push_back(err[v]);
         }
     }
-    std::cout << "| D |";
-    for (const auto& v : srf_variants) std::cout << ' ' << v.label << " |";
-    std::cout << " RM / SRF | TS / SRF | hadamard / SRF | butterfly / SRF |\n";
+    kfm::repro::begin_doc_block("srf usps p = 10");
+    std::printf("kernel MSE, mean [95%% interval] over %u runs\n\n| D |", R);
+    for (const auto& v : srf_variants) std::printf(" %s |", v.label);
+    std::printf(" RM / SRF | TS / SRF | hadamard / SRF | butterfly / SRF |\n|---|");
+    for (std::size_t v = 0; v < srf_variants.size() + 4; ++v) std::printf("---|");
+    std::printf("\n");
     for (std::size_t i = 0; i < dims.size(); ++i) {
-        std::cout << "| " << dims[i] << " |";
+        std::printf("| %u |", dims[i]);
         std::vector<double> means;
         for (const auto& e : errors[i]) {
             const auto ci = kfm::offline::mean_interval(e);
             means.push_back(ci.mean);
-            std::cout << std::setprecision(3) << ' ' << ci.mean << " [" << ci.low << ", " << ci.high << "] |";
+            std::printf(" %s |", scientific_interval(ci).c_str());
         }
-        std::cout << std::setprecision(3) << ' ' << means[maclaurin] / means[srf_dense] << " | "
-                  << means[tensorsketch] / means[srf_dense] << " | " << means[srf_hadamard] / means[srf_dense]
-                  << " | " << means[srf_butterfly] / means[srf_dense] << " |\n";
+        std::printf(" %.1f | %.1f | %.2f | %.2f |\n", means[maclaurin] / means[srf_dense],
+                    means[tensorsketch] / means[srf_dense], means[srf_hadamard] / means[srf_dense],
+                    means[srf_butterfly] / means[srf_dense]);
         CHECK(means[srf_dense] < means[maclaurin]);
         CHECK(means[srf_dense] < means[tensorsketch]);
     }
+    kfm::repro::end_doc_block("srf usps p = 10");
 }
