@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "common/datasets.hpp"
+#include "repro/gorf_protocol.hpp"
 #include "repro/protocols.hpp"
 
 using namespace kfm;
@@ -154,7 +156,7 @@ double sweep_mean(const std::string& data, offline::build_options o, unsigned se
     for (unsigned seed = 1; seed <= seeds; ++seed) {
         o.seed = seed;
         const auto map = test::map_from_options(o);
-        sum += offline::evaluate(map.view(), x.data.data(), x.rows, o.input_dim, repro::sample_rows, 1, seed)
+        sum += offline::evaluate(map.view(), x.data.data(), x.rows, o.input_dim, repro::kernel_sample_rows, 1, seed)
                    .rel_frobenius.mean;
     }
     return sum / seeds;
@@ -172,8 +174,35 @@ std::vector<double> ssf_antithetic_gain() {
     return {sweep_mean("letter", o, 10) / by_default};
 }
 
+// docs/results-poly.md's Table II at s = d (GORF protocol, 10 runs): the mean error of each variant.
+enum class gorf_kernel { polynomial, delta_gaussian };
+std::vector<double> gorf_means(const std::string& data, gorf_kernel which) {
+    static std::map<std::string, std::vector<double>> done;
+    const std::string key = data + (which == gorf_kernel::polynomial ? "/polynomial" : "/delta");
+    auto it = done.find(key);
+    if (it == done.end()) {
+        const auto rows = repro::load_unit_rows(data);
+        if (!rows) throw std::runtime_error(data + " is absent");
+        std::vector<repro::gorf_variant> variants;
+        if (which == gorf_kernel::polynomial) {
+            const auto k = repro::polynomial(1, 3.0);
+            variants = {{format::method::grff, k, "bessel-1d", 1.0},
+                        {format::method::gorf, k, "bessel-1d", 1.0},
+                        {format::method::gorf, k, "signed-mixture", 1.0}};
+        } else {
+            const auto k = repro::delta_gaussian();
+            variants = {{format::method::grff, k, "bessel-1d", 0.0}, {format::method::gorf, k, "bessel-1d", 0.0}};
+        }
+        std::vector<double> means;
+        for (const auto& e : repro::gorf_errors(*rows, variants, 10)) means.push_back(offline::mean_interval(e).mean);
+        it = done.emplace(key, means).first;
+    }
+    return it->second;
+}
+
 using format::kernel;
 using format::method;
+constexpr double unchecked = std::numeric_limits<double>::quiet_NaN();
 
 const std::vector<figure_check> checks = {
     // docs/results.md: the headline "ours" column.
@@ -188,6 +217,10 @@ const std::vector<figure_check> checks = {
     {"docs/results.md", "", "| | same, arccos 1 | ≈ 1/5 | ", {"letter", "usps"},
      [] { return ssf_ratios(kernel::arccos); }},
     {"docs/results.md", "", "| | storage at d = 784, D = 8192 (midpoint rule) | O(d) | ", {}, ssf_storage},
+    {"docs/results.md", "", "| GORF (002) | Table II at s = d, GRFF / GORF, e.g. LETTER delta-gaussian | .2736 / .1133 | ",
+     {"letter"}, [] { return gorf_means("letter", gorf_kernel::delta_gaussian); }},
+    {"docs/results.md", "", "| | polynomial (a = 3, p = 1), USPS | .0213 / .0194 | ", {"usps"},
+     [] { return gorf_means("usps", gorf_kernel::polynomial); }},
     // docs/results-quadrature.md: the n = 1 table and the first row of each arc-cosine table.
     {"docs/results-quadrature.md", "quadrature n = 1", "| LETTER, gaussian | 30 | ", {"letter"},
      [] { return quadrature_n1_row("letter", kernel::gaussian, 0, 30); }},
@@ -205,7 +238,40 @@ const std::vector<figure_check> checks = {
      [] { return quadrature_table_row("letter", kernel::arccos, 1, 1, 30); }},
     {"docs/results-quadrature.md", "quadrature usps arccos 1 ratios", "| 1 | ", {"usps"},
      [] { return quadrature_ratio("usps", kernel::arccos, 1, 20); }},
-    // docs/results-ssf.md: the D = 4d rows.
+    // docs/results-poly.md: Table II (its paper figures in brackets are not checked).
+    {"docs/results-poly.md", "", "| letter (16) | polynomial, bessel-1d | ", {"letter"},
+     [] {
+         const auto m = gorf_means("letter", gorf_kernel::polynomial);
+         return std::vector<double>{m[0], unchecked, m[1], unchecked, m[2]};
+     }},
+    {"docs/results-poly.md", "", "| ijcnn1 (22) | polynomial, bessel-1d | ", {"ijcnn1"},
+     [] {
+         const auto m = gorf_means("ijcnn1", gorf_kernel::polynomial);
+         return std::vector<double>{m[0], unchecked, m[1], unchecked, m[2]};
+     }},
+    {"docs/results-poly.md", "", "| usps (256) | polynomial, bessel-1d | ", {"usps"},
+     [] {
+         const auto m = gorf_means("usps", gorf_kernel::polynomial);
+         return std::vector<double>{m[0], unchecked, m[1], unchecked, m[2]};
+     }},
+    {"docs/results-poly.md", "", "| letter (16) | delta-gaussian | ", {"letter"},
+     [] {
+         const auto m = gorf_means("letter", gorf_kernel::delta_gaussian);
+         return std::vector<double>{m[0], unchecked, m[1], unchecked};
+     }},
+    // docs/results-accuracy.md: signed-mixture GORF (the default) against bessel-1d.
+    {"docs/results-accuracy.md", "", "default's error is ", {"letter", "ijcnn1", "usps"},
+     [] {
+         std::vector<double> signed_mixture, bessel;
+         for (const char* data : {"letter", "ijcnn1", "usps"}) {
+             const auto m = gorf_means(data, gorf_kernel::polynomial);
+             signed_mixture.push_back(m[2]);
+             bessel.push_back(m[1]);
+         }
+         signed_mixture.insert(signed_mixture.end(), bessel.begin(), bessel.end());
+         return signed_mixture;
+     }},
+    // docs/results-ssf.md: the D = 4d and 16d rows.
     {"docs/results-ssf.md", "ssf letter", "| 4 | ", {"letter"}, [] { return ssf_table_row("letter", 4); }},
     {"docs/results-ssf.md", "ssf letter", "| 16 | ", {"letter"}, [] { return ssf_table_row("letter", 16); }},
     {"docs/results-ssf.md", "ssf usps", "| 4 | ", {"usps"}, [] { return ssf_table_row("usps", 4); }},

@@ -18,7 +18,7 @@
 namespace kfm::repro {
 
 // Rows per sample: the quffka / SSF protocol compares K(X, Y) on two independent samples of 550 rows.
-constexpr unsigned sample_rows = 550;
+constexpr unsigned kernel_sample_rows = 550;
 
 // Quadrature paper (quffka): outputs for n are gaussian 2n(d+1) points with cos/sin (4n(d+1) outputs,
 // quadrature: 2n rules); arccos 2n(d+1) outputs (quadrature: n rules plus reflections); sigma^2 = d/2.
@@ -45,7 +45,7 @@ inline offline::interval quadrature_errors(const offline::npy_array& data, forma
         auto o = quadrature_options(method, kind, order, d, n, 1000 + r);
         o.haar_rotations = haar;
         const auto map = test::map_from_options(o);
-        const auto e = offline::evaluate(map.view(), data.data.data(), data.rows, d, sample_rows, 1, 77 + r);
+        const auto e = offline::evaluate(map.view(), data.data.data(), data.rows, d, kernel_sample_rows, 1, 77 + r);
         values.push_back(e.rel_frobenius.mean);
     }
     return offline::mean_interval(values);
@@ -75,7 +75,7 @@ inline double ssf_mean_error(const offline::npy_array& data, const ssf_setting& 
         o.radial_rule = s.rule;
         o.seed = 500 + r;
         const auto map = test::map_from_options(o);
-        sum += offline::evaluate(map.view(), data.data.data(), data.rows, d, sample_rows, 1, 31 + r).rel_frobenius.mean;
+        sum += offline::evaluate(map.view(), data.data.data(), data.rows, d, kernel_sample_rows, 1, 31 + r).rel_frobenius.mean;
     }
     return sum / runs;
 }
