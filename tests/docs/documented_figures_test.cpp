@@ -268,6 +268,7 @@ const std::vector<figure_check> checks = {
              signed_mixture.push_back(m[2]);
              bessel.push_back(m[1]);
          }
+         signed_mixture.push_back(unchecked);  // the 1 of "bessel-1d's"
          signed_mixture.insert(signed_mixture.end(), bessel.begin(), bessel.end());
          return signed_mixture;
      }},
