@@ -147,19 +147,52 @@ std::vector<double> ssf_storage() {
     return {ssf, dense / 1e6, dense / ssf, smallest, dense / smallest};
 }
 
-// scripts/accuracy_sweep.py's protocol (kfm build --seed s, kfm eval --runs 1 --seed s) on the scaled data:
-// the mean relative Frobenius error over map seeds 1..seeds.
-double sweep_mean(const std::string& data, offline::build_options o, unsigned seeds) {
-    const auto& x = dataset(data);
+// X_train as it is on disk (the pages that use scripts/accuracy_sweep.py on the raw data).
+const offline::npy_array& raw_dataset(const std::string& name) {
+    static std::map<std::string, offline::npy_array> loaded;
+    auto it = loaded.find(name);
+    if (it == loaded.end()) it = loaded.emplace(name, offline::read_npy(test::dataset_file(name))).first;
+    return it->second;
+}
+
+// scripts/accuracy_sweep.py's protocol (kfm build --seed s, kfm eval --runs 1 --seed s): the relative
+// Frobenius error of each map seed 1..seeds.
+std::vector<double> sweep_errors(const offline::npy_array& x, offline::build_options o, unsigned seeds) {
     o.input_dim = unsigned(x.cols);
-    double sum = 0.0;
+    std::vector<double> errors;
     for (unsigned seed = 1; seed <= seeds; ++seed) {
         o.seed = seed;
         const auto map = test::map_from_options(o);
-        sum += offline::evaluate(map.view(), x.data.data(), x.rows, o.input_dim, repro::kernel_sample_rows, 1, seed)
-                   .rel_frobenius.mean;
+        errors.push_back(offline::evaluate(map.view(), x.data.data(), x.rows, o.input_dim, repro::kernel_sample_rows, 1,
+                                           seed)
+                             .rel_frobenius.mean);
     }
-    return sum / seeds;
+    return errors;
+}
+
+double sweep_mean(const std::string& data, const offline::build_options& o, unsigned seeds) {
+    return offline::mean_interval(sweep_errors(dataset(data), o, seeds)).mean;
+}
+
+// A row of an accuracy_sweep.py table: A's mean and half-width, B's, and the ratio of the means (its
+// bootstrap interval is not recomputed).
+std::vector<double> sweep_row(const std::string& data, const offline::build_options& a, const offline::build_options& b,
+                              unsigned seeds) {
+    const auto ia = offline::mean_interval(sweep_errors(raw_dataset(data), a, seeds));
+    const auto ib = offline::mean_interval(sweep_errors(raw_dataset(data), b, seeds));
+    return {ia.mean, ia.high - ia.mean, ib.mean, ib.high - ib.mean, ia.mean / ib.mean};
+}
+
+// rff, arccos 0, D = 64 on raw LETTER: plain pairs (the old form) against reflected pairs (the default).
+std::vector<double> reflected_pairs_row() {
+    offline::build_options o;
+    o.method = format::method::rff;
+    o.kernel.kind = format::kernel::arccos;
+    o.kernel.order = 0;
+    o.features = 64;
+    auto plain = o;
+    plain.arccos_pairs = "plain";
+    return sweep_row("letter", plain, o, 10);
 }
 
 // Gaussian SSF on LETTER at D = 16d, 10 seeds: the midpoint radius's error over the default's (antithetic).
@@ -272,6 +305,7 @@ const std::vector<figure_check> checks = {
          signed_mixture.insert(signed_mixture.end(), bessel.begin(), bessel.end());
          return signed_mixture;
      }},
+    {"docs/results-accuracy.md", "accuracy rff arccos 0", "| letter | 64 (4d) | ", {"letter"}, reflected_pairs_row},
     // docs/results-ssf.md: the D = 4d and 16d rows.
     {"docs/results-ssf.md", "ssf letter", "| 4 | ", {"letter"}, [] { return ssf_table_row("letter", 4); }},
     {"docs/results-ssf.md", "ssf letter", "| 16 | ", {"letter"}, [] { return ssf_table_row("letter", 16); }},
