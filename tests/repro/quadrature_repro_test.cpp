@@ -1,61 +1,30 @@
 // Reproduction of the quadrature paper's kernel-approximation protocol (quffka; docs methods.md) on the
 // shared LETTER and USPS data: two independent samples of 550 rows, relative Frobenius error of
 // K^(X,Y) vs K(X,Y), gaussian sigma^2 = d/2, D = 2n(d+1) points. The fast cases check the paper's
-// RFF/quadrature error ratios at n = 1; the case "quadrature results table" (skipped by default, run with
-// `kfm_test_repro -tc="quadrature results table" --no-skip`) prints docs/results-quadrature.md's table.
+// RFF/quadrature error ratios at n = 1; the cases "quadrature results table" and "quadrature n = 1 table"
+// (skipped by default; `scripts/results-tables.sh docs/results-quadrature.md` runs them) print
+// docs/results-quadrature.md's tables.
 #include <doctest/doctest.h>
 
-#include <cmath>
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <string>
+#include <vector>
 
-#include "common/stats_util.hpp"
-#include "kfm/offline.hpp"
-#include "offline/evaluate.hpp"
-#include "offline/npy.hpp"
 #include "common/datasets.hpp"
+#include "repro/protocols.hpp"
 
 using namespace kfm;
 
 namespace {
 
-constexpr unsigned sample_rows = 550;
-
-// Outputs for n: gaussian 2n(d+1) points with cos/sin (4n(d+1) outputs, quadrature: 2n rules); arccos
-// 2n(d+1) outputs (quadrature: n rules plus reflections).
-offline::build_options options(format::method method, format::kernel kind, unsigned order, unsigned d, unsigned n,
-                               std::uint64_t seed) {
-    offline::build_options o;
-    o.method = method;
-    o.input_dim = d;
-    o.kernel.kind = kind;
-    o.kernel.order = order;
-    o.kernel.sigma = std::sqrt(d / 2.0);
-    o.features = (kind == format::kernel::gaussian ? 4 : 2) * n * (d + 1);
-    o.seed = seed;
-    return o;
-}
-
-// Relative Frobenius errors over `runs` maps (map r has seed 1000 + r and its own two samples).
-offline::interval errors(const offline::npy_array& data, format::method method, format::kernel kind, unsigned order,
-                         unsigned n, unsigned runs, bool haar = false) {
-    const unsigned d = unsigned(data.cols);
-    std::vector<double> values;
-    for (unsigned r = 0; r < runs; ++r) {
-        auto o = options(method, kind, order, d, n, 1000 + r);
-        o.haar_rotations = haar;
-        const auto map = test::map_from_options(o);
-        const auto e = offline::evaluate(map.view(), data.data.data(), data.rows, d, sample_rows, 1, 77 + r);
-        values.push_back(e.rel_frobenius.mean);
-    }
-    return offline::mean_interval(values);
-}
+using repro::quadrature_errors;
 
 double ratio_rff_over_quadrature(const offline::npy_array& data, format::kernel kind, unsigned order, unsigned runs) {
-    const auto rff = errors(data, format::method::rff, kind, order, 1, runs);
-    const auto quad = errors(data, format::method::quadrature, kind, order, 1, runs);
+    const auto rff = quadrature_errors(data, format::method::rff, kind, order, 1, runs);
+    const auto quad = quadrature_errors(data, format::method::quadrature, kind, order, 1, runs);
     MESSAGE(std::string(kfm::offline::kernel_name(kind)), " ", order, ": rff ", rff.mean, " [", rff.low, ", ", rff.high,
             "] quadrature ", quad.mean, " [", quad.low, ", ", quad.high, "] ratio ", rff.mean / quad.mean);
     return rff.mean / quad.mean;
@@ -86,17 +55,50 @@ TEST_CASE("quadrature repro: USPS, n = 1, arccos 1 RFF/quadrature error ratio (p
     CHECK(ratio_rff_over_quadrature(usps, format::kernel::arccos, 1, 10) >= 5.0);
 }
 
+namespace {
+
+// "letter" -> "LETTER", the pages' spelling of a data set.
+std::string upper(std::string name) {
+    for (auto& c : name) c = char(std::toupper(static_cast<unsigned char>(c)));
+    return name;
+}
+
+std::string kernel_label(format::kernel kind, unsigned order) {
+    return kind == format::kernel::gaussian ? "gaussian" : "arccos " + std::to_string(order);
+}
+
+// Runs per cell: LETTER 30, USPS 20; KFM_TABLE_RUNS=<runs> overrides (scripts/results-tables.sh --quick).
+unsigned table_runs(const offline::npy_array& data) {
+    const char* runs_override = std::getenv("KFM_TABLE_RUNS");
+    if (runs_override != nullptr && std::atoi(runs_override) >= 2) return unsigned(std::atoi(runs_override));
+    return data.cols <= 32 ? 30 : 20;
+}
+
+// True when `item` is one of the comma-separated names in `list`.
+bool listed(const std::string& list, const std::string& item) {
+    std::size_t from = 0;
+    while (true) {
+        const auto comma = list.find(',', from);
+        if (list.compare(from, comma == std::string::npos ? std::string::npos : comma - from, item) == 0) return true;
+        if (comma == std::string::npos) return false;
+        from = comma + 1;
+    }
+}
+
+constexpr std::pair<format::kernel, unsigned> table_kernels[] = {
+    {format::kernel::gaussian, 0}, {format::kernel::arccos, 0}, {format::kernel::arccos, 1}};
+
+}  // namespace
+
 TEST_CASE("quadrature results table" * doctest::skip()) {
-    // Regenerates the tables of docs/results-quadrature.md (about an hour on one core; split it with the filters).
+    // Regenerates the full tables of docs/results-quadrature.md (blocks "quadrature <data> <kernel>" and
+    // "quadrature usps arccos 1 ratios"; about an hour on one core; split it with the filters).
     const format::method methods[] = {format::method::rff, format::method::orf, format::method::sorf,
                                       format::method::qmc, format::method::quadrature};
-    const std::pair<format::kernel, unsigned> kernels[] = {
-        {format::kernel::gaussian, 0}, {format::kernel::arccos, 0}, {format::kernel::arccos, 1}};
-    // Optional filters to split the work over processes: KFM_TABLE_DATA=letter|usps, KFM_TABLE_KERNEL=
-    // gaussian|arccos0|arccos1; KFM_TABLE_RUNS=<runs> overrides the runs per cell (LETTER 30, USPS 20).
+    // Optional filters to split the work over processes: KFM_TABLE_DATA=letter|usps, KFM_TABLE_KERNEL= a
+    // comma-separated list of gaussian, arccos0, arccos1.
     const char* only_data = std::getenv("KFM_TABLE_DATA");
     const char* only_kernel = std::getenv("KFM_TABLE_KERNEL");
-    const char* runs_override = std::getenv("KFM_TABLE_RUNS");
     for (const char* name : {"letter", "usps"}) {
         if (only_data != nullptr && std::string(only_data) != name) continue;
         offline::npy_array data;
@@ -104,26 +106,77 @@ TEST_CASE("quadrature results table" * doctest::skip()) {
             MESSAGE("skipped: ", name, " is absent");
             continue;
         }
-        unsigned runs = data.cols <= 32 ? 30 : 20;
-        if (runs_override != nullptr && std::atoi(runs_override) >= 2) runs = unsigned(std::atoi(runs_override));
-        for (auto [kind, order] : kernels) {
-            const std::string label = kind == format::kernel::gaussian ? "gaussian" : "arccos" + std::to_string(order);
-            if (only_kernel != nullptr && label != only_kernel) continue;
-            std::printf("\n%s, %s%s, %u runs: relative Frobenius error, mean [95%% interval]\n\n", name,
-                        offline::kernel_name(kind), kind == format::kernel::arccos ? (order ? " 1" : " 0") : "", runs);
+        const unsigned runs = table_runs(data);
+        for (auto [kind, order] : table_kernels) {
+            const std::string label = kernel_label(kind, order);
+            std::string filter_label = label;
+            filter_label.erase(std::remove(filter_label.begin(), filter_label.end(), ' '), filter_label.end());
+            if (only_kernel != nullptr && !listed(only_kernel, filter_label)) continue;
+            const std::string block = "quadrature " + std::string(name) + " " + label;
+            repro::begin_doc_block(block);
+            std::printf("### %s, %s (%u runs)\n\n", upper(name).c_str(), label.c_str(), runs);
             std::printf("| n | RFF | ORF | SORF | QMC | quadrature | quadrature, Haar Q |\n"
                         "|---|---|---|---|---|---|---|\n");
+            std::vector<std::pair<offline::interval, offline::interval>> rff_and_quadrature;
             for (unsigned n = 1; n <= 5; ++n) {
                 std::printf("| %u |", n);
                 for (auto m : methods) {
-                    const auto e = errors(data, m, kind, order, n, runs);
+                    const auto e = quadrature_errors(data, m, kind, order, n, runs);
                     std::printf(" %.5f [%.5f, %.5f] |", e.mean, e.low, e.high);
+                    if (m == format::method::rff) rff_and_quadrature.push_back({e, e});
+                    if (m == format::method::quadrature) rff_and_quadrature.back().second = e;
                 }
-                const auto h = errors(data, format::method::quadrature, kind, order, n, runs, true);
-                std::printf(" %.5f [%.5f, %.5f] |", h.mean, h.low, h.high);
-                std::printf("\n");
+                const auto h = quadrature_errors(data, format::method::quadrature, kind, order, n, runs, true);
+                std::printf(" %.5f [%.5f, %.5f] |\n", h.mean, h.low, h.high);
                 std::fflush(stdout);
             }
+            repro::end_doc_block(block);
+            if (std::string(name) != "usps" || label != "arccos 1") continue;
+            repro::begin_doc_block(block + " ratios");
+            std::printf("| n | RFF / quadrature (ratio of means) | conservative range (RFF interval / quadrature interval) |\n"
+                        "|---|---|---|\n");
+            for (unsigned n = 1; n <= rff_and_quadrature.size(); ++n) {
+                const auto& [rff, quad] = rff_and_quadrature[n - 1];
+                std::printf("| %u | %.2f | [%.2f, %.2f] |\n", n, rff.mean / quad.mean, rff.low / quad.high,
+                            rff.high / quad.low);
+            }
+            repro::end_doc_block(block + " ratios");
         }
     }
+}
+
+TEST_CASE("quadrature n = 1 table" * doctest::skip()) {
+    // docs/results-quadrature.md's "n = 1 ratios" table (block "quadrature n = 1"): the first rows of the
+    // full tables, RFF and quadrature only (USPS: 5 runs, arccos 1 20 runs).
+    struct row {
+        const char* data;
+        std::pair<format::kernel, unsigned> kernel;
+        unsigned runs;
+        const char* paper;
+        const char* threshold;
+    };
+    const row rows[] = {
+        {"letter", table_kernels[0], 30, "23", "15"}, {"letter", table_kernels[1], 30, "", ""},
+        {"letter", table_kernels[2], 30, "33", "20"}, {"usps", table_kernels[0], 5, "", ""},
+        {"usps", table_kernels[1], 5, "", ""},        {"usps", table_kernels[2], 20, "8.3", "5"},
+    };
+    repro::begin_doc_block("quadrature n = 1");
+    std::printf("| data, kernel | runs | RFF | quadrature | RFF / quadrature | paper | test threshold |\n"
+                "|---|---|---|---|---|---|---|\n");
+    for (const auto& r : rows) {
+        offline::npy_array data;
+        if (!test::load_quffka_scaled(r.data, &data)) {
+            MESSAGE("skipped: ", r.data, " is absent");
+            continue;
+        }
+        const auto [kind, order] = r.kernel;
+        const auto rff = quadrature_errors(data, format::method::rff, kind, order, 1, r.runs);
+        const auto quad = quadrature_errors(data, format::method::quadrature, kind, order, 1, r.runs);
+        std::printf("| %s, %s | %u | %.5f [%.5f, %.5f] | %.5f [%.5f, %.5f] | %.1f [%.1f, %.1f] | %s | %s |\n",
+                    upper(r.data).c_str(), kernel_label(kind, order).c_str(), r.runs, rff.mean, rff.low, rff.high,
+                    quad.mean, quad.low, quad.high, rff.mean / quad.mean, rff.low / quad.high, rff.high / quad.low,
+                    r.paper, r.threshold);
+        std::fflush(stdout);
+    }
+    repro::end_doc_block("quadrature n = 1");
 }
