@@ -17,9 +17,8 @@ def transform(mapper, X, n_jobs=1):
     """phi of every row of the Dask array X (n, input_dim) as a Dask array (n, output_dim).
 
     `mapper` is a kfm.FeatureMap or a fitted transformer with `feature_map_` (kfm.sklearn.RandomFeatures).
-    X may be chunked over rows in any way; its columns are gathered into one chunk. With row chunks of a
-    multiple of 64 rows the result is bit for bit FeatureMap.transform's (the runtime maps 64-row blocks;
-    rows of a shorter block take another kernel path and may differ in the last float bits). float64
+    X may be chunked over rows in any way; its columns are gathered into one chunk. The result is bit for
+    bit FeatureMap.transform's in any chunking (a row's features do not depend on its batch). float64
     input gives float64 output, anything else float32 (as FeatureMap.transform). n_jobs: threads per
     block (1: Dask's workers provide the parallelism)."""
     feature_map = mapper if isinstance(mapper, FeatureMap) else getattr(mapper, "feature_map_", None)
