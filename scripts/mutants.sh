@@ -26,6 +26,8 @@ mutants=(
   "stats-gorf-radius-scale|src/offline/build_gorf.cpp|s/return r.chi(d) \/ sigmas\[i\];/return 1.05 * r.chi(d) \/ sigmas[i];/|stats|gorf and grff: delta-gaussian*"
   "stats-tensorsketch-repeated-hashes|src/offline/build_tensorsketch.cpp|s/c.buckets\[k \* work + i\] = h < constant ? h : h + 1;/c.buckets[k * work + i] = k > 0 ? c.buckets[i] : h < constant ? h : h + 1;/|stats|tensorsketch and maclaurin*"
   "stats-quadrature-radius-law|src/offline/radial_laws.cpp|s/const double chi = r.chi(double(dim) + 2.0);/const double chi = r.chi(double(dim));/|stats|quadrature estimators with butterfly*"
+  "ssf-leftover-rows-single-fft|src/runtime/projection_ssf.cpp|s/if (r < rows) project_group<L>(map, x + r \* w, rows - r, t + r \* p, scratch);/for (; r < rows; ++r) project_group<1>(map, x + r * w, 1, t + r * p, scratch);/|runtime|batch invariance*"
+  "butterfly-rotation-rounding|src/kernels/butterfly.hpp|s/y = mul_sub<V>(c, y, s \* x);/y = neg_mul_add<V>(s, x, c * y);/|kernels|butterfly_simplex_batch gives each vector exactly*"
   "stats-quadrature-no-a0|src/offline/build_quadrature.cpp|s/if (scale_mixture_kernel(o.kernel.kind)) return a0;/if (scale_mixture_kernel(o.kernel.kind)) return 0.0;/|stats|quadrature estimators with butterfly*"
 )
 
