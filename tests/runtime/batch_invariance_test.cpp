@@ -4,6 +4,7 @@
 // at input scales from 1e-3 up to the finite-output bound |x_i| = 2^20. Compared with memcmp: no tolerance.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -33,12 +34,14 @@ std::vector<float> rows_across_scales(unsigned d) {
     for (std::size_t i = 0; i < row_count; ++i) {
         const bool at_bound = i % 5 == 4;
         const std::vector<float> row = kfm::test::random_points(1, d, 900 + i, at_bound ? 1.0 : norms[i % 5]);
-        double largest = 0.0;
-        for (float v : row) largest = std::fmax(largest, std::fabs(double(v)));
-        const double to_bound = double(kfm::format::max_input_abs) / largest;
+        // max_element, not a max loop: GCC 12 for AArch64 crashes vectorising that reduction here
+        const std::size_t top = std::size_t(
+            std::max_element(row.begin(), row.end(), [](float a, float b) { return std::fabs(a) < std::fabs(b); }) -
+            row.begin());
+        const double to_bound = double(kfm::format::max_input_abs) / std::fabs(double(row[top]));
         for (unsigned k = 0; k < d; ++k) {
             double v = at_bound ? double(row[k]) * to_bound : double(row[k]);
-            if (at_bound && std::fabs(double(row[k])) == largest) v = std::copysign(double(kfm::format::max_input_abs), v);
+            if (at_bound && k == top) v = std::copysign(double(kfm::format::max_input_abs), v);
             x[i * d + k] = static_cast<float>(std::fmax(-double(kfm::format::max_input_abs),
                                                         std::fmin(double(kfm::format::max_input_abs), v)));
         }
