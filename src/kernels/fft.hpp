@@ -50,7 +50,7 @@ constexpr byte_reversal reversed_byte = make_byte_reversal();
 // out = in in bit-reversed order; in == out is allowed (pairs are swapped once), also for re or im alone.
 template <class A>
 KFM_ALWAYS_INLINE void bit_reverse_copy(const float* in_re, const float* in_im, float* out_re, float* out_im,
-                             unsigned log2_n) noexcept {
+                                        unsigned log2_n) noexcept {
     const std::uint32_t n = std::uint32_t(1) << log2_n;
     if (in_re == out_re || in_im == out_im) {  // (partly) in place: copy the other half, then swap pairs
         for (std::uint32_t i = 0; in_re != out_re && i < n; ++i) out_re[i] = in_re[i];

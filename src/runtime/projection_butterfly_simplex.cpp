@@ -1,7 +1,7 @@
 // The quadrature projection (SR(3,3) rules, docs methods.md): for each rule k, y = M_k x with the
 // butterfly network of the rule (apply_butterfly_block), then the d+1 simplex projections V^T y in O(d)
-// with a running sum (kernels->simplex_row), written to t[k (d+1) ..]. The point for t_j is Q_k v_j with Q_k = M_k^T;
-// radii, weights and the arccos reflections are applied by the feature stage. A partial last rule (the
+// with a running sum (kernels->simplex_row), written to t[k (d+1) ..]. The point for t_j is Q_k v_j with
+// Q_k = M_k^T; radii, weights and the arccos reflections are applied by the feature stage. A partial last rule (the
 // builder's partial_rule: projection_dim < block_count (d+1)) is computed whole and only its first
 // projections are kept.
 // A batch runs R = kernels->butterfly_simplex_batch_rows rows at a time interleaved (element i of row v at
