@@ -15,6 +15,8 @@
 //                                        both see the same load on a shared host; counters total_ns and
 //                                        features_ns (medians over rounds, per call) and their ratio
 //   opt/ssf/<d>                          the index-set optimiser (10 sweeps, default candidates), one run
+//   map/ssf-smallest-fft/<isa>/16/1024   --fft-size smallest at d = 16 (n = 16, 32 blocks): batches run the
+//                                        interleaved batch FFT, single rows its one-lane form
 // Batch benchmarks transform 64 vectors per iteration; ns_per_vector is per vector.
 #include <benchmark/benchmark.h>
 #include <fftw3.h>
@@ -184,7 +186,7 @@ struct feature_stage {
         const auto& state = *kfm::detail::state_of(map);
         const auto& meta = *state.meta;
         const auto* ops = state.ops;
-        kfm_bench::aligned_floats xw(meta.work_dim), scratch(ops->scratch_floats(meta));
+        kfm_bench::aligned_floats xw(meta.work_dim), scratch(ops->scratch_floats(meta, kfm::detail::single_row_lanes));
         for (std::size_t i = 0; i < meta.work_dim; ++i) xw[i] = i < x.size() ? x[i] : 0.0f;
         ops->apply(state, xw.data(), t.data(), scratch.data());
         const std::size_t p = meta.projection_dim;
@@ -281,6 +283,11 @@ int register_all() {
                                          [isa, d, D](benchmark::State& st) { run_ratio(st, isa, d, D); });
         }
     }
+    register_map_benchmarks("ssf-smallest-fft", 16, 1024, [] {
+        kfm::offline::build_options o = options(kfm::format::method::ssf, 16, 1024);
+        o.fft_size = kfm::offline::ssf_fft_size_smallest;
+        return kfm::offline::serialize(kfm::offline::build_map(o));
+    });
     for (unsigned d : {784u, 4096u})
         benchmark::RegisterBenchmark(("opt/ssf/" + std::to_string(d)).c_str(), [d](benchmark::State& st) { run_optimiser(st, d); })
             ->Iterations(1)

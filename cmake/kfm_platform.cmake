@@ -15,7 +15,10 @@ function(kfm_platform isa)
   add_library(kfm_kernels_${isa} OBJECT ${sources})
   target_compile_features(kfm_kernels_${isa} PRIVATE cxx_std_17)
   target_include_directories(kfm_kernels_${isa} PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
-  target_compile_options(kfm_kernels_${isa} PRIVATE -fno-exceptions -fno-rtti ${KFM_WARNINGS} ${arg_FLAGS})
+  # -ffp-contract=off: only the kernels' explicit mul_add / neg_mul_add / mul_sub fuse (src/kernels/vec.hpp),
+  # so a kernel's one-lane and vector instances round alike and a row's features do not depend on its batch.
+  target_compile_options(kfm_kernels_${isa} PRIVATE -fno-exceptions -fno-rtti -ffp-contract=off ${KFM_WARNINGS}
+                         ${arg_FLAGS})
   target_link_libraries(kfm_kernels_${isa} PRIVATE kfm_dep_xsimd)
   # Which table entries the kept projections need (src/runtime/kernel_selection.hpp).
   target_compile_definitions(kfm_kernels_${isa} PRIVATE ${KFM_PROJECTION_DEFINITIONS} ${KFM_NONLINEARITY_DEFINITIONS})

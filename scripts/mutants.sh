@@ -28,6 +28,8 @@ mutants=(
   "stats-quadrature-radius-law|src/offline/radial_laws.cpp|s/const double chi = r.chi(double(dim) + 2.0);/const double chi = r.chi(double(dim));/|stats|quadrature estimators with butterfly*"
   "prep-last-scale-unchecked|src/runtime/verify_model.cpp|s/for (std::uint32_t i = 0; i < d; ++i)/for (std::uint32_t i = 0; i + 1 < d; ++i)/|format|model sections: each per-element rule*"
   "labels-first-pair-unchecked|src/runtime/verify_model.cpp|s/for (std::uint64_t i = 1; i < v.label_count; ++i)/for (std::uint64_t i = 2; i < v.label_count; ++i)/|format|model sections: each per-element rule*"
+  "ssf-leftover-rows-single-fft|src/runtime/projection_ssf.cpp|s/if (r < rows) project_group<L>(map, x + r \* w, rows - r, t + r \* p, scratch);/for (; r < rows; ++r) project_group<1>(map, x + r * w, 1, t + r * p, scratch);/|runtime|batch invariance*"
+  "butterfly-rotation-rounding|src/kernels/butterfly.hpp|s/y = mul_sub<V>(c, y, s \* x);/y = neg_mul_add<V>(s, x, c * y);/|kernels|butterfly_simplex_batch gives each vector exactly*"
   "stats-quadrature-no-a0|src/offline/build_quadrature.cpp|s/if (scale_mixture_kernel(o.kernel.kind)) return a0;/if (scale_mixture_kernel(o.kernel.kind)) return 0.0;/|stats|quadrature estimators with butterfly*"
   "targets-int64-through-float|src/offline/npy.cpp|s/default: return static_cast<Value>(load<std::int64_t>(p, t.swap));/default: return static_cast<Value>(static_cast<float>(load<std::int64_t>(p, t.swap)));/|offline|npy: targets read in double*"
   "targets-int32-max-refused|src/offline/ridge.cpp|s/v > std::numeric_limits<std::int32_t>::max())/v >= std::numeric_limits<std::int32_t>::max())/|cli|targets: labels at the int32 limits*"

@@ -98,7 +98,8 @@ std::size_t workspace_bytes(const map& m, std::size_t batch = 1) noexcept;
 status transform(const map& m, const float* x, std::size_t x_dim, float* out, std::size_t out_dim, void* workspace,
                  std::size_t workspace_size) noexcept;
 
-// Rows i < n: out[i * out_stride ...] = phi(x[i * x_stride ...]). Checks every row before writing any.
+// Rows i < n: out[i * out_stride ...] = phi(x[i * x_stride ...]). Checks every row before writing any. Each
+// row's output is bit for bit transform's of that row, whatever the batch size or workspace.
 status transform_batch(const map& m, const float* x, std::size_t n, std::size_t x_stride, std::size_t x_dim,
                        float* out, std::size_t out_stride, void* workspace, std::size_t workspace_size) noexcept;
 
@@ -112,8 +113,8 @@ status predict(const map& m, const float* x, std::size_t x_dim, float* scores, s
                std::int32_t* label, void* workspace, std::size_t workspace_size) noexcept;
 
 // Rows i < n: predict(x[i * x_stride ..]) into scores[i * scores_stride ..] (k values; scores may be null)
-// and labels[i] (may be null). Checks every row before writing any; workspace_bytes(m, batch) for speed,
-// workspace_bytes(m, 1) at least.
+// and labels[i] (may be null), bit for bit predict's. Checks every row before writing any;
+// workspace_bytes(m, batch) for speed, workspace_bytes(m, 1) at least.
 status predict_batch(const map& m, const float* x, std::size_t n, std::size_t x_stride, std::size_t x_dim,
                      float* scores, std::size_t scores_stride, std::int32_t* labels, void* workspace,
                      std::size_t workspace_size) noexcept;

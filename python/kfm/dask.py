@@ -21,9 +21,8 @@ __all__ = ["transform"]
 def transform(mapper: Union[FeatureMap, Any], X: da.Array, n_jobs: Optional[int] = 1) -> da.Array:
     """phi of every row of a Dask array, as a Dask array.
 
-    With row chunks of a multiple of 64 rows the result is bit for bit FeatureMap.transform's (the
-    runtime maps 64-row blocks; rows of a shorter block take another kernel path and may differ in the
-    last float bits). A map opened with a pinned isa (FeatureMap(..., isa="scalar")) runs with that ISA
+    The result is bit for bit FeatureMap.transform's in any chunking (a row's features do not depend on
+    its batch). A map opened with a pinned isa (FeatureMap(..., isa="scalar")) runs with that ISA
     on every worker, and a worker without it refuses the block.
 
     Parameters

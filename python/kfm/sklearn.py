@@ -34,13 +34,6 @@ _METHOD_OPTIONS = {
 
 _KERNEL_ALIASES = {"rbf": "gaussian"}
 
-# Why scikit-learn's subset-invariance check (rtol = atol = 1e-7) does not hold for quadrature maps.
-QUADRATURE_BATCH_NOTE = (
-    "quadrature maps transform full groups of rows (8 on AVX2/AVX-512, 4 on NEON) with a batched kernel "
-    "whose float rounding differs from the single-row kernel's by up to about 5e-7 absolute (3e-5 relative), "
-    "so a row's features depend on its batch group at that level")
-
-
 class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Structured random features approximating a kernel k.
 
@@ -268,11 +261,7 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         return self.n_components_
 
     def _more_tags(self) -> Dict[str, Any]:
-        tags = {"preserves_dtype": [np.float64, np.float32]}
-        if self.method == "quadrature":
-            # Listed, not skipped: tests/python/test_sklearn.py checks the same property at the real bound.
-            tags["_xfail_checks"] = {"check_methods_subset_invariance": QUADRATURE_BATCH_NOTE}
-        return tags
+        return {"preserves_dtype": [np.float64, np.float32]}
 
 
 def _named_sampler(name: str, method: str, summary: str) -> type:

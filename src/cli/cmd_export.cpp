@@ -10,15 +10,19 @@
 #include "cli/cli.hpp"
 #include "kfm/offline.hpp"
 #include "kfm/status_list.h"
+#include "runtime/map_state.hpp"
+#include "runtime/pipeline.hpp"
+#include "runtime/projection.hpp"
 
 namespace kfm::cli {
 namespace {
 
 // The macros a header defines are SYMBOL upper-cased followed by these suffixes (none is the end of
 // another, so two symbols never share a macro).
-constexpr const char* macro_suffixes[] = {"_KFM_H", "_INPUT_DIM", "_OUTPUT_COUNT", "_WORKSPACE_BYTES", "_SIZE", "_ALIGN"};
+constexpr const char* macro_suffixes[] = {"_KFM_H", "_INPUT_DIM", "_OUTPUT_COUNT", "_WORKSPACE_BYTES",
+                                          "_FIRMWARE_WORKSPACE_BYTES", "_SIZE", "_ALIGN"};
 // C99 guarantees 63 significant characters in an internal identifier or macro name.
-constexpr std::size_t max_name_length = 63 - std::string_view("_WORKSPACE_BYTES").size();
+constexpr std::size_t max_name_length = 63 - std::string_view("_FIRMWARE_WORKSPACE_BYTES").size();
 
 // Keywords of C (C99, C11 and C23 in their lower-case spellings) and of C++, where firmware also
 // includes headers. The _Upper-case keywords are reserved identifiers, refused as such.
@@ -79,7 +83,7 @@ std::string refusal(const std::string& name) {
                        : "it must be a C identifier of lower-case letters, digits and _";
     if (name.size() > max_name_length)
         return "it is longer than " + std::to_string(max_name_length) + " characters (C99 guarantees 63 "
-               "significant characters, and " + upper_case(name) + "_WORKSPACE_BYTES must fit)";
+               "significant characters, and " + upper_case(name) + "_FIRMWARE_WORKSPACE_BYTES must fit)";
     if (name[0] == '_') return "names starting with _ are reserved for the C implementation at file scope";
     if (name.find("__") != std::string::npos) return "names containing __ are reserved for the implementation";
     if (listed(keywords, name)) return "it is a C or C++ keyword";
@@ -105,11 +109,17 @@ void write_header(const loaded_map& file, const std::string& name, const std::fu
          ", output_dim " + std::to_string(m.output_dim());
     t += m.task() != format::task_kind::none ? ", linear head with " + std::to_string(m.head_outputs()) + " output(s)" : "";
     t += ".\n * " + upper + "_OUTPUT_COUNT is the head's k (a map without a head: output_dim);\n";
-    t += " * " + upper + "_WORKSPACE_BYTES is kfm_workspace_bytes(map, 1) (predict / transform of one vector). */\n";
+    t += " * " + upper + "_WORKSPACE_BYTES is kfm_workspace_bytes(map, 1) (predict / transform of one vector)\n";
+    t += " * in a runtime built with the batch path, on any CPU; " + upper + "_FIRMWARE_WORKSPACE_BYTES is\n";
+    t += " * kfm_workspace_bytes(map, 1) in the firmware profile (KFM_FIRMWARE, the Cortex-M default). */\n";
     t += "#ifndef " + upper + "_KFM_H\n#define " + upper + "_KFM_H\n\n";
     t += "#define " + upper + "_INPUT_DIM " + std::to_string(m.input_dim()) + "u\n";
     t += "#define " + upper + "_OUTPUT_COUNT " + std::to_string(outputs) + "u\n";
-    t += "#define " + upper + "_WORKSPACE_BYTES " + std::to_string(kfm::workspace_bytes(m, 1)) + "u\n";
+    const detail::map_state& state = *detail::state_of(m);
+    t += "#define " + upper + "_WORKSPACE_BYTES " +
+         std::to_string(detail::single_row_workspace_bytes(state, detail::max_batch_lanes)) + "u\n";
+    t += "#define " + upper + "_FIRMWARE_WORKSPACE_BYTES " +
+         std::to_string(detail::single_row_workspace_bytes(state, 1)) + "u\n";
     t += "#define " + upper + "_SIZE " + std::to_string(file.size()) + "u\n\n";
     t += "#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L\n#define " + upper +
          "_ALIGN _Alignas(8)\n#else\n#define " + upper + "_ALIGN __attribute__((aligned(8)))\n#endif\n\n";

@@ -18,11 +18,13 @@
 namespace kfm::detail::kern {
 namespace {
 
-// One rotation of a pair of registers: (x, y) <- (c x + s y, -s x + c y).
+// One rotation of a pair of registers: (x, y) <- (c x + s y, -s x + c y), each output as c times its own
+// input fused with the rounded cross product, the form the in-register levels use for both lanes of a
+// pair (butterfly_lane_level), so every path rounds each rotation alike.
 template <class V>
 inline void rotate(const vf<V>& c, const vf<V>& s, vf<V>& x, vf<V>& y) noexcept {
     const vf<V> rx = mul_add<V>(c, x, s * y);
-    y = neg_mul_add<V>(s, x, c * y);
+    y = mul_sub<V>(c, y, s * x);
     x = rx;
 }
 
@@ -48,9 +50,10 @@ inline void butterfly_level(float* x, std::size_t d, std::size_t h, const float*
             }
         }
         for (; j < active; ++j) {
-            const float a = lo[j], b = hi[j];
-            lo[j] = c * a + sn * b;
-            hi[j] = c * b - sn * a;
+            float a = lo[j], b = hi[j];
+            rotate<scalar_arch>(c, sn, a, b);
+            lo[j] = a;
+            hi[j] = b;
         }
     }
 }

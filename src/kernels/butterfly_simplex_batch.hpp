@@ -97,37 +97,47 @@ inline void butterfly_rows_level_pair(const float* in, const std::uint32_t* perm
 
 // The simplex step of a quadrature rule on the rows y (d of R): t_j = diag_j y_j - sum_{i<j} r_i y_i for
 // j < d and t_d = -sum_i r_i y_i (docs methods.md), row by row into t ((d+1) rows of R), each y_j read
-// from the row perm[j] of src (the network's last gather, fused). The running sum advances once per four
-// rows (the prefix sums within the four are off the dependency chain).
-template <class A, std::size_t R>
+// from the row perm[j] of src (Gather: the network's last gather, fused) or the row j. The running sum
+// advances once per four rows (the prefix sums within the four are off the dependency chain). Every lane
+// goes through the same operations in the same order, so simplex_row (R = 1, one lane) gives each vector
+// exactly the values of its lane here.
+template <class A, std::size_t R, bool Gather = true>
 inline void simplex_rows(const float* src, const std::uint32_t* perm, std::size_t d, const float* r,
                          const float* diag, float* t) noexcept {
     constexpr std::size_t W = lanes<A>;
+    auto row = [&](std::size_t j) { return src + (Gather ? std::size_t(perm[j]) : j) * R; };
     for (std::size_t l = 0; l < R; l += W) {
         vf<A> total(0.0f);
         std::size_t j = 0;
         for (; j + 4 <= d; j += 4) {
-            const vf<A> y0 = load_f<A>(src + std::size_t(perm[j]) * R + l);
-            const vf<A> y1 = load_f<A>(src + std::size_t(perm[j + 1]) * R + l);
-            const vf<A> y2 = load_f<A>(src + std::size_t(perm[j + 2]) * R + l);
-            const vf<A> y3 = load_f<A>(src + std::size_t(perm[j + 3]) * R + l);
+            const vf<A> y0 = load_f<A>(row(j) + l);
+            const vf<A> y1 = load_f<A>(row(j + 1) + l);
+            const vf<A> y2 = load_f<A>(row(j + 2) + l);
+            const vf<A> y3 = load_f<A>(row(j + 3) + l);
             const vf<A> p1 = vf<A>(r[j]) * y0;
             const vf<A> p2 = mul_add<A>(vf<A>(r[j + 1]), y1, p1);
             const vf<A> p3 = mul_add<A>(vf<A>(r[j + 2]), y2, p2);
             const vf<A> p4 = mul_add<A>(vf<A>(r[j + 3]), y3, p3);
-            store_f<A>(t + j * R + l, vf<A>(diag[j]) * y0 - total);
-            store_f<A>(t + (j + 1) * R + l, vf<A>(diag[j + 1]) * y1 - (total + p1));
-            store_f<A>(t + (j + 2) * R + l, vf<A>(diag[j + 2]) * y2 - (total + p2));
-            store_f<A>(t + (j + 3) * R + l, vf<A>(diag[j + 3]) * y3 - (total + p3));
+            store_f<A>(t + j * R + l, mul_sub<A>(vf<A>(diag[j]), y0, total));
+            store_f<A>(t + (j + 1) * R + l, mul_sub<A>(vf<A>(diag[j + 1]), y1, total + p1));
+            store_f<A>(t + (j + 2) * R + l, mul_sub<A>(vf<A>(diag[j + 2]), y2, total + p2));
+            store_f<A>(t + (j + 3) * R + l, mul_sub<A>(vf<A>(diag[j + 3]), y3, total + p3));
             total = total + p4;
         }
         for (; j < d; ++j) {
-            const vf<A> y = load_f<A>(src + std::size_t(perm[j]) * R + l);
-            store_f<A>(t + j * R + l, vf<A>(diag[j]) * y - total);
+            const vf<A> y = load_f<A>(row(j) + l);
+            store_f<A>(t + j * R + l, mul_sub<A>(vf<A>(diag[j]), y, total));
             total = mul_add<A>(vf<A>(r[j]), y, total);
         }
         store_f<A>(t + d * R + l, vf<A>(0.0f) - total);
     }
+}
+
+// The simplex step for one vector y (already gathered), t (d+1 floats): the operations of one lane of
+// butterfly_simplex_batch's step, so a row mapped alone equals the same row mapped in a batch.
+template <class A>
+void simplex_row(const float* y, unsigned d, const float* r, const float* diag, float* t) noexcept {
+    simplex_rows<scalar_arch, 1, false>(y, nullptr, d, r, diag, t);
 }
 
 // t = V^T (M x) for R interleaved vectors of d floats (d2 = 2^log2_d2 >= d): the network M (`repeats`

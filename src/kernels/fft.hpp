@@ -26,7 +26,7 @@ namespace kfm::detail::kern {
 namespace {
 
 template <class A>
-inline std::uint32_t reverse_bits(std::uint32_t i, unsigned bits) noexcept {
+KFM_ALWAYS_INLINE std::uint32_t reverse_bits(std::uint32_t i, unsigned bits) noexcept {
     i = ((i >> 1) & 0x55555555u) | ((i & 0x55555555u) << 1);
     i = ((i >> 2) & 0x33333333u) | ((i & 0x33333333u) << 2);
     i = ((i >> 4) & 0x0f0f0f0fu) | ((i & 0x0f0f0f0fu) << 4);
@@ -53,8 +53,8 @@ constexpr byte_reversal reversed_byte = make_byte_reversal();
 
 // out = in in bit-reversed order; in == out is allowed (pairs are swapped once), also for re or im alone.
 template <class A>
-inline void bit_reverse_copy(const float* in_re, const float* in_im, float* out_re, float* out_im,
-                             unsigned log2_n) noexcept {
+KFM_ALWAYS_INLINE void bit_reverse_copy(const float* in_re, const float* in_im, float* out_re, float* out_im,
+                                        unsigned log2_n) noexcept {
     const std::uint32_t n = std::uint32_t(1) << log2_n;
     if (in_re == out_re || in_im == out_im) {  // (partly) in place: copy the other half, then swap pairs
         for (std::uint32_t i = 0; in_re != out_re && i < n; ++i) out_re[i] = in_re[i];
@@ -153,7 +153,7 @@ inline void butterfly2_minus_i(vf<V>& ar, vf<V>& ai, vf<V>& br, vf<V>& bi, const
 // group of column 0, whose twiddles are 1 and -i (no multiplies). Constant trip counts: GCC's
 // -Warray-bounds sees through the unrolled copies.
 template <std::size_t R, bool Column0, class V>
-inline void radix_stages(vf<V> (&xr)[R], vf<V> (&xi)[R], const vf<V>* wr, const vf<V>* wi) noexcept {
+KFM_ALWAYS_INLINE void radix_stages(vf<V> (&xr)[R], vf<V> (&xi)[R], const vf<V>* wr, const vf<V>* wi) noexcept {
     KFM_UNROLL(4)
     for (unsigned level = 0; (std::size_t(2) << level) <= R; ++level) {
         const std::size_t span = std::size_t(1) << level, half = span / 2;
@@ -301,7 +301,7 @@ inline void transpose_round(vf<A>* rows) noexcept {
     }
 }
 template <class A>
-inline void transpose(vf<A>* rows) noexcept {
+KFM_ALWAYS_INLINE void transpose(vf<A>* rows) noexcept {
 #if XSIMD_WITH_AVX
     // AVX 8 x 8: in-lane unpacks and two-source shuffles for rounds 1 and 2, 128-bit inserts / permutes
     // for round 4: 24 shuffles, against 24 cross-lane permutes and 24 blends for the generic rounds.

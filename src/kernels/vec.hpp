@@ -3,6 +3,8 @@
 // use. The scalar forms are written out (not xsimd's scalar overloads) so the scalar table never calls
 // code compiled with another ISA's flags.
 #pragma once
+#include <math.h>
+
 #include <cmath>
 #include <type_traits>
 
@@ -36,16 +38,32 @@ template <class A>
 inline vf<A> splat(float v) noexcept {
     return vf<A>(v);
 }
-// a * b + c, fused on the SIMD ISAs that have it. xsimd 8.1 has no AVX-512 fma kernel: its generic
-// a * b + c is fused only when the compiler contracts it (sanitizer builds showed it does not always),
-// so AVX-512 calls the intrinsic.
+// Whether this translation unit's ISA has a fused multiply-add. The one-lane forms below fuse exactly when
+// the SIMD forms of the same table do, so a kernel's one-lane instance (scalar_arch) performs the same
+// roundings per element as its vector instance: the single-vector paths that must match a batch path bit
+// for bit rely on it. The kernels are compiled with -ffp-contract=off (cmake/kfm_platform.cmake), so no
+// other a * b + c is fused behind the code's back.
+#if defined(__FMA__) || defined(__ARM_FEATURE_FMA)
+constexpr bool fused_mul_add = true;
+#else
+constexpr bool fused_mul_add = false;
+#endif
+
+// a * b + c, fused on the ISAs that have it. xsimd 8.1 has no AVX-512 fma kernel, and its plain SSE
+// architecture (the 4-lane FFT of the AVX2 table, fft.hpp's half_width_arch) has none either: their
+// generic a * b + c would be two roundings (the kernels are built without contraction), so both call the
+// intrinsic where the translation unit has FMA.
 template <class A>
 inline vf<A> mul_add(const vf<A>& a, const vf<A>& b, const vf<A>& c) noexcept {
     if constexpr (lanes<A> == 1) {
-        return a * b + c;
+        if constexpr (fused_mul_add) return ::fmaf(a, b, c);
+        else return a * b + c;
     } else {
 #if XSIMD_WITH_AVX512F
         if constexpr (std::is_base_of<xsimd::avx512f, A>::value) return vf<A>(_mm512_fmadd_ps(a, b, c));
+#endif
+#if defined(__FMA__) && XSIMD_WITH_SSE2
+        if constexpr (lanes<A> == 4 && std::is_base_of<xsimd::sse2, A>::value) return vf<A>(_mm_fmadd_ps(a, b, c));
 #endif
         return xsimd::fma(a, b, c);
     }
@@ -71,12 +89,32 @@ inline vf<A> add_mul_scalar(const vf<A>& a, const vf<A>& b, float c) noexcept {
 template <class A>
 inline vf<A> neg_mul_add(const vf<A>& a, const vf<A>& b, const vf<A>& c) noexcept {
     if constexpr (lanes<A> == 1) {
-        return c - a * b;
+        if constexpr (fused_mul_add) return ::fmaf(-a, b, c);
+        else return c - a * b;
     } else {
 #if XSIMD_WITH_AVX512F
         if constexpr (std::is_base_of<xsimd::avx512f, A>::value) return vf<A>(_mm512_fnmadd_ps(a, b, c));
 #endif
+#if defined(__FMA__) && XSIMD_WITH_SSE2
+        if constexpr (lanes<A> == 4 && std::is_base_of<xsimd::sse2, A>::value) return vf<A>(_mm_fnmadd_ps(a, b, c));
+#endif
         return xsimd::fnma(a, b, c);
+    }
+}
+// a * b - c (fused like mul_add)
+template <class A>
+inline vf<A> mul_sub(const vf<A>& a, const vf<A>& b, const vf<A>& c) noexcept {
+    if constexpr (lanes<A> == 1) {
+        if constexpr (fused_mul_add) return ::fmaf(a, b, -c);
+        else return a * b - c;
+    } else {
+#if XSIMD_WITH_AVX512F
+        if constexpr (std::is_base_of<xsimd::avx512f, A>::value) return vf<A>(_mm512_fmsub_ps(a, b, c));
+#endif
+#if defined(__FMA__) && XSIMD_WITH_SSE2
+        if constexpr (lanes<A> == 4 && std::is_base_of<xsimd::sse2, A>::value) return vf<A>(_mm_fmsub_ps(a, b, c));
+#endif
+        return xsimd::fms(a, b, c);
     }
 }
 template <class A>

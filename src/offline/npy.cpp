@@ -254,9 +254,9 @@ basic_npy_array<Value> parse(const std::uint8_t* bytes, std::size_t size, const 
             if (type.kind == 'f' && type.size == 8) {
                 const double v = load<double>(data + offset, type.swap);
                 if (std::isfinite(v) && std::fabs(v) > double(std::numeric_limits<float>::max())) {
-                    char text[32];
-                    std::snprintf(text, sizeof text, "%.9g", v);
-                    fail(name, "row " + std::to_string(i) + ", column " + std::to_string(j) + " holds " + text +
+                    char shown[32];
+                    std::snprintf(shown, sizeof shown, "%.9g", v);
+                    fail(name, "row " + std::to_string(i) + ", column " + std::to_string(j) + " holds " + shown +
                                    ", beyond float32's range (about +-3.4e38), in which kfm computes; rescale the data");
                 }
                 return static_cast<float>(v);

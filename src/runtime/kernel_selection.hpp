@@ -29,6 +29,7 @@ constexpr kernel_table keep_selected_kernels(kernel_table t) noexcept {
 #endif
 #if !KFM_PROJECTION_BUTTERFLY_SIMPLEX
     t.butterfly_simplex_batch = nullptr;
+    t.simplex_row = nullptr;
 #endif
 #if !KFM_PROJECTION_HADAMARD && !KFM_PROJECTION_FASTFOOD
     t.fwht = nullptr;

@@ -1,11 +1,13 @@
 // The quadrature projection (SR(3,3) rules, docs methods.md): for each rule k, y = M_k x with the
 // butterfly network of the rule (apply_butterfly_block), then the d+1 simplex projections V^T y in O(d)
-// with a running sum, written to t[k (d+1) ..]. The point for t_j is Q_k v_j with Q_k = M_k^T;
-// radii, weights and the arccos reflections are applied by the feature stage. A partial last rule (the
+// with a running sum (kernels->simplex_row), written to t[k (d+1) ..]. The point for t_j is Q_k v_j with
+// Q_k = M_k^T; radii, weights and the arccos reflections are applied by the feature stage. A partial last rule (the
 // builder's partial_rule: projection_dim < block_count (d+1)) is computed whole and only its first
 // projections are kept.
 // A batch runs R = kernels->butterfly_simplex_batch_rows rows at a time interleaved (element i of row v at
-// [i R + v]) through the kernel's batched network and simplex step, written back row by row.
+// [i R + v]) through the kernel's batched network and simplex step, written back row by row. Both paths
+// perform the same operations on each row (the network's rotations round alike, and simplex_row is one
+// lane of the batched step), so a row's projections do not depend on its batch.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -39,7 +41,7 @@ std::size_t padded(std::uint32_t d) { return (std::size_t(d) + 15) / 16 * 16; }
 bool has_partial_rule(const format::map_meta& meta) {
     return meta.projection_dim < std::uint64_t(meta.block_count) * (std::uint64_t(meta.work_dim) + 1);
 }
-std::size_t butterfly_simplex_scratch_floats(const format::map_meta& meta) {
+std::size_t butterfly_simplex_scratch_floats(const format::map_meta& meta, unsigned) {
     return 4 * padded(meta.work_dim) + (has_partial_rule(meta) ? padded(meta.work_dim + 1) : 0);
 }
 
@@ -86,40 +88,6 @@ void simplex_coefficients(std::uint32_t d, float* __restrict r, float* __restric
     for (std::uint32_t j = 0; j < d; ++j) diag[j] = float(std::int32_t(d - j)) * r[j];
 }
 
-// t[0..d] = V^T y: column j of V has (d-j) r_j in row j and -r_i in every row i < j, so
-// t_j = (d-j) r_j y_j - sum_{i<j} r_i y_i and t_d = -sum_i r_i y_i. The running sum is the one serial
-// part; it runs as four independent chains over four segments of t (then offset by the segments before),
-// and the other two passes vectorise.
-void simplex_project(const float* __restrict y, std::uint32_t d, const float* __restrict r,
-                     const float* __restrict diag, float* __restrict t) {
-    constexpr std::uint32_t chains = 4;
-    for (std::uint32_t j = 0; j < d; ++j) t[j] = r[j] * y[j];
-    // t[j] <- exclusive prefix sum of r_i y_i within j's segment (the last segment takes the remainder)
-    const std::uint32_t len = d / chains;
-    float total[chains] = {};
-    for (std::uint32_t i = 0; i < len; ++i)
-        for (std::uint32_t c = 0; c < chains; ++c) {
-            const float ry = t[c * len + i];
-            t[c * len + i] = total[c];
-            total[c] += ry;
-        }
-    for (std::uint32_t j = chains * len; j < d; ++j) {
-        const float ry = t[j];
-        t[j] = total[chains - 1];
-        total[chains - 1] += ry;
-    }
-    float before = 0.0f;  // sum of r_i y_i over the earlier segments
-    for (std::uint32_t c = 0; c < chains; ++c) {
-        const std::uint32_t begin = c * len, count = c + 1 < chains ? len : d - begin;
-        float* __restrict ts = t + begin;
-        const float* __restrict ys = y + begin;
-        const float* __restrict ds = diag + begin;
-        for (std::uint32_t i = 0; i < count; ++i) ts[i] = ds[i] * ys[i] - (before + ts[i]);
-        before += total[c];
-    }
-    t[d] = -before;
-}
-
 void butterfly_simplex_apply(const map_state& map, const float* x, float* t, float* scratch) {
     const auto& m = *map.meta;
     const std::uint32_t d = m.work_dim;
@@ -132,9 +100,9 @@ void butterfly_simplex_apply(const map_state& map, const float* x, float* t, flo
         apply_butterfly_block(map, k, x, y, scratch);
         const std::size_t begin = std::size_t(k) * (d + 1), kept = std::min<std::size_t>(d + 1, m.projection_dim - begin);
         if (kept == std::size_t(d) + 1) {
-            simplex_project(y, d, r, diag, t + begin);
+            map.kernels->simplex_row(y, d, r, diag, t + begin);
         } else {
-            simplex_project(y, d, r, diag, partial);
+            map.kernels->simplex_row(y, d, r, diag, partial);
             std::memcpy(t + begin, partial, kept * sizeof(float));
         }
     }

@@ -7,9 +7,11 @@
 // Each t_i is then v_i . (s x) with |v_i| = 1.
 //
 // Single vectors and batches share one pipeline over a group of L rows interleaved lane by lane
-// (element k of row v at buf[k L + v]): L = 1 with kernels->fft for one vector, L = fft_batch_lanes
-// with kernels->fft_batch for a batch with n <= max_interleaved_fft (where it pays), so every block of L
-// rows costs one FFT call (rows left over after the whole groups, and larger n, go one at a time).
+// (element k of row v at buf[k L + v]): L = fft_batch_lanes with kernels->fft_batch when n <=
+// max_interleaved_fft (where batches pay), so every block of L rows costs one FFT call, else L = 1 with
+// kernels->fft. Where the batches interleave, a single row and the rows left over after the whole groups
+// run as a group padded with zero rows: every row then goes through the same operations (the batch FFT's
+// lanes are independent), so its projections are the same bits alone, in a group or left over.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -21,7 +23,6 @@ namespace kfm::detail {
 namespace {
 
 constexpr unsigned max_log2_fft = 16;  // the FFT kernel's limit
-constexpr std::size_t max_lanes = 16;  // the widest fft_batch of any ISA (16 floats, AVX-512)
 // Batches go through the interleaved path only up to this FFT size. Measured per vector against single
 // transforms (kfm bench, batch 64, AVX2 / AVX-512): 1.5-2x faster at n = 16, 1.3-1.6x at 32, but 0.6-0.85x
 // from n = 64 on, where the single FFT's register tiles are already efficient and the interleaving,
@@ -59,12 +60,12 @@ buffers carve(const format::map_meta& m, std::size_t lanes, float* scratch) {
 // Loops below use __restrict (GCC and Clang): their buffers never overlap, and without it the compiler
 // keeps them scalar or adds overlap checks.
 
-// base_re[Lambda_l L + v] = norm x[v work_dim + l], base_im[Lambda_l L + v] = norm x[v work_dim + m + l],
-// zero at the other frequencies (Lambda_l: the l-th set bit of FREQ). One row: two expands. L interleaved
-// rows (n <= max_interleaved_fft): element by element.
+// base_re[Lambda_l L + v] = norm x[v work_dim + l], base_im[Lambda_l L + v] = norm x[v work_dim + m + l]
+// for the rows v < count, zero at the other frequencies (Lambda_l: the l-th set bit of FREQ) and in the
+// lanes v >= count. One row: two expands. L interleaved rows (n <= max_interleaved_fft): element by element.
 template <std::size_t L>
-void scatter_rows(const map_state& map, const float* __restrict x, float norm, float* __restrict base_re,
-                  float* __restrict base_im) {
+void scatter_rows(const map_state& map, const float* __restrict x, std::size_t count, float norm,
+                  float* __restrict base_re, float* __restrict base_im) {
     const std::uint32_t w = map.meta->work_dim, half = w / 2, n = map.meta->block_size;
     if constexpr (L == 1) {
         map.kernels->expand(x, half, map.frequencies, n, norm, base_re);  // verify checked: half bits are set
@@ -75,7 +76,7 @@ void scatter_rows(const map_state& map, const float* __restrict x, float norm, f
         std::uint32_t l = 0;
         for (std::uint32_t k = 0; k < n; ++k) {
             if (!bit_at(map.frequencies, k)) continue;
-            for (std::size_t v = 0; v < L; ++v) {
+            for (std::size_t v = 0; v < count; ++v) {
                 base_re[k * L + v] = norm * x[v * w + l];
                 base_im[k * L + v] = norm * x[v * w + half + l];
             }
@@ -84,9 +85,10 @@ void scatter_rows(const map_state& map, const float* __restrict x, float norm, f
     }
 }
 
-// t[v p + i] = in[i L + v] for i < count: L interleaved lanes back to rows of stride p.
+// t[v p + i] = in[i L + v] for i < count and v < rows: interleaved lanes back to rows of stride p.
 template <std::size_t L>
-void deinterleave(const float* __restrict in, std::size_t count, std::size_t p, float* __restrict t) {
+void deinterleave(const float* __restrict in, std::size_t count, std::size_t p, std::size_t rows,
+                  float* __restrict t) {
     std::size_t i = 0;
     // Through a 4 x L tile the compiler keeps in registers: every row gets whole 16-byte stores. Measured
     // twice as fast as element-wise loops when t (64 rows) no longer fits the L1 and L2 caches.
@@ -94,28 +96,27 @@ void deinterleave(const float* __restrict in, std::size_t count, std::size_t p, 
         float tile[L][4];
         for (std::size_t j = 0; j < 4; ++j)
             for (std::size_t v = 0; v < L; ++v) tile[v][j] = in[(i + j) * L + v];
-        for (std::size_t v = 0; v < L; ++v) std::memcpy(t + v * p + i, tile[v], sizeof tile[v]);
+        for (std::size_t v = 0; v < rows; ++v) std::memcpy(t + v * p + i, tile[v], sizeof tile[v]);
     }
     for (; i < count; ++i)
-        for (std::size_t v = 0; v < L; ++v) t[v * p + i] = in[i * L + v];
+        for (std::size_t v = 0; v < rows; ++v) t[v * p + i] = in[i * L + v];
 }
 
-// L rows of t from L rows of x through L-lane FFTs (L = 1: kernels->fft).
+// Rows [0, count) of t from the same rows of x (count <= L) through L-lane FFTs (L = 1: kernels->fft).
 template <std::size_t L>
-void project_group(const map_state& map, const float* x, float* t, float* scratch) {
+void project_group(const map_state& map, const float* x, std::size_t count, float* t, float* scratch) {
     const auto& m = *map.meta;
     const std::uint32_t n = m.block_size;
     const unsigned log2_n = ceil_log2(n);
     const std::size_t p = m.projection_dim, block = std::size_t(2) * n;
     const buffers buf = carve(m, L, scratch);
     // The FFT is linear: scaling the m inputs by m^{-1/2} costs less than scaling the 2n outputs.
-    scatter_rows<L>(map, x, 1.0f / std::sqrt(float(m.work_dim / 2)), buf.base_re, buf.base_im);
+    scatter_rows<L>(map, x, count, 1.0f / std::sqrt(float(m.work_dim / 2)), buf.base_re, buf.base_im);
     for (std::uint32_t b = 0; b < m.block_count; ++b) {
         map.kernels->flip_signs(buf.base_re, map.signs, std::size_t(b) * block, n, L, buf.re);
         map.kernels->flip_signs(buf.base_im, map.signs, std::size_t(b) * block + n, n, L, buf.im);
         const std::size_t begin = std::size_t(b) * block;
-        const std::size_t count = p - begin < block ? p - begin : block;
-        if (L == 1 && count == block) {  // one full block: straight into t
+        if (L == 1 && p - begin >= block) {  // one full block: straight into t
             map.kernels->fft(buf.re, buf.im, t + begin, t + begin + n, log2_n, map.twiddles, false);
             continue;
         }
@@ -124,8 +125,9 @@ void project_group(const map_state& map, const float* x, float* t, float* scratc
         } else {
             map.kernels->fft_batch(buf.re, buf.im, buf.re, buf.im, log2_n, map.twiddles, false);
         }
-        deinterleave<L>(buf.re, count < n ? count : n, p, t + begin);
-        if (count > n) deinterleave<L>(buf.im, count - n, p, t + begin + n);
+        const std::size_t kept = p - begin < block ? p - begin : block;
+        deinterleave<L>(buf.re, kept < n ? kept : n, p, count, t + begin);
+        if (kept > n) deinterleave<L>(buf.im, kept - n, p, count, t + begin + n);
     }
 }
 
@@ -158,26 +160,27 @@ status ssf_verify(const map_state& map) {
     return status::ok;
 }
 
-std::size_t ssf_scratch_floats(const format::map_meta& meta) { return scratch_for_lanes(meta, 1); }
-
-void ssf_apply(const map_state& map, const float* x, float* t, float* scratch) {
-    project_group<1>(map, x, t, scratch);
+// A single row of a map whose blocks batches interleave (n <= max_interleaved_fft) runs as a group padded
+// with zero rows, so it needs the lanes of the table's batch FFT: `lanes` is the most any table of the
+// build needs (runtime/projection.hpp), 1 in the firmware profile, which has no batch FFT.
+std::size_t ssf_scratch_floats(const format::map_meta& meta, unsigned lanes) {
+    return scratch_for_lanes(meta, meta.block_size <= max_interleaved_fft ? lanes : 1);
 }
 
 #if !KFM_FIRMWARE  // the batched path (runtime/projection.hpp, KFM_BATCH_PATH)
 // The lane count depends on the ISA, which the meta does not name: size for the widest.
 std::size_t ssf_batch_scratch_floats(const format::map_meta& meta, std::size_t) {
-    return scratch_for_lanes(meta, meta.block_size <= max_interleaved_fft ? max_lanes : 1);
+    return scratch_for_lanes(meta, meta.block_size <= max_interleaved_fft ? max_batch_lanes : 1);
 }
 
-// Whole groups of L rows through the batch FFT; the remaining rows one at a time, since a partial group
-// would pay for all L lanes.
+// Whole groups of L rows through the batch FFT, then the remaining rows as one group padded with zero
+// rows (not one at a time: a row must go through the same operations wherever it falls).
 template <std::size_t L>
 void apply_groups(const map_state& map, const float* x, std::size_t rows, float* t, float* scratch) {
     const std::size_t w = map.meta->work_dim, p = map.meta->projection_dim;
     std::size_t r = 0;
-    for (; r + L <= rows; r += L) project_group<L>(map, x + r * w, t + r * p, scratch);
-    for (; r < rows; ++r) project_group<1>(map, x + r * w, t + r * p, scratch);
+    for (; r + L <= rows; r += L) project_group<L>(map, x + r * w, L, t + r * p, scratch);
+    if (r < rows) project_group<L>(map, x + r * w, rows - r, t + r * p, scratch);
 }
 
 void ssf_apply_batch(const map_state& map, const float* x, std::size_t rows, float* t, float* scratch) {
@@ -190,6 +193,16 @@ void ssf_apply_batch(const map_state& map, const float* x, std::size_t rows, flo
         case 16: apply_groups<16>(map, x, rows, t, scratch); break;
         default: apply_groups<1>(map, x, rows, t, scratch); break;  // no batch FFT: one vector at a time
     }
+}
+
+// One row: the batch path with one row, so it takes the same kernels as in any batch.
+void ssf_apply(const map_state& map, const float* x, float* t, float* scratch) {
+    ssf_apply_batch(map, x, 1, t, scratch);
+}
+#else
+// The firmware profile has no batch FFT: every row, alone or in a batch, goes through kernels->fft.
+void ssf_apply(const map_state& map, const float* x, float* t, float* scratch) {
+    project_group<1>(map, x, 1, t, scratch);
 }
 #endif  // !KFM_FIRMWARE
 

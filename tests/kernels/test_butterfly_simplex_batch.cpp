@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -103,5 +104,64 @@ TEST_CASE("every table has a batched quadrature rule whose rows are whole regist
         copy = *t;
         copy.butterfly_simplex_batch_rows = kfm::detail::max_butterfly_simplex_batch_rows + 1;
         CHECK(!kfm::detail::is_complete(copy));
+        copy = *t;
+        copy.simplex_row = nullptr;
+        CHECK(!kfm::detail::is_complete(copy));
+    }
+}
+
+TEST_CASE("butterfly_simplex_batch gives each vector exactly the same table's butterfly and simplex_row") {
+    // The quadrature projection maps a single row with butterfly + simplex_row and a batch with
+    // butterfly_simplex_batch; a row's features must not depend on its batch, so the two agree bit for bit
+    // (every rotation rounds alike in the vector, in-register and scalar-tail levels).
+    test_rng rng(78);
+    std::vector<unsigned> sizes;
+    for (unsigned d = 1; d <= 40; ++d) sizes.push_back(d);
+    for (unsigned d : {64u, 100u, 255u, 256u, 1023u}) sizes.push_back(d);
+    for (unsigned d : sizes) {
+        unsigned log2_d2 = 0;
+        while ((1u << log2_d2) < d) ++log2_d2;
+        std::vector<float> cs;
+        for (unsigned k = 0; k + 1 < (1u << log2_d2); ++k) {
+            const double theta = 2.0 * 3.14159265358979323846 * rng.uniform();
+            cs.push_back(float(std::cos(theta)));
+            cs.push_back(float(std::sin(theta)));
+        }
+        std::vector<float> r(d), diag(d);
+        for (unsigned j = 0; j < d; ++j) {
+            const double left = double(d - j), rj = std::sqrt((d + 1.0) / d) / std::sqrt(left * (left + 1.0));
+            r[j] = float(rj);
+            diag[j] = float(left * rj);
+        }
+        std::vector<std::uint32_t> perm(d);
+        std::iota(perm.begin(), perm.end(), 0u);
+        for (unsigned i = d; i > 1; --i) std::swap(perm[i - 1], perm[rng.below(i)]);
+        for (unsigned repeats : {1u, 2u, 3u}) {
+            for (const auto* t : available_tables()) {
+                REQUIRE((t->simplex_row != nullptr));
+                const std::size_t rows = t->butterfly_simplex_batch_rows;
+                const std::string isa_label = kfm_test::name(t->id);
+                CAPTURE(isa_label);
+                CAPTURE(d);
+                CAPTURE(repeats);
+                std::vector<float> x(d * rows), out((d + 1) * rows), scratch(d * rows);
+                for (std::size_t v = 0; v < rows; ++v) {  // one scale per row, from 1e-3 to 2^20
+                    const float scale = float(std::pow(10.0, -3.0 + 9.0 * double(v) / double(rows)));
+                    for (unsigned i = 0; i < d; ++i) x[i * rows + v] = scale * rng.uniform(-1, 1);
+                }
+                t->butterfly_simplex_batch(x.data(), out.data(), d, log2_d2, cs.data(), perm.data(), repeats, r.data(),
+                                           diag.data(), scratch.data());
+                std::vector<float> y(d), y_scratch(d), single(d + 1);
+                for (std::size_t v = 0; v < rows; ++v) {
+                    CAPTURE(v);
+                    for (unsigned i = 0; i < d; ++i) y[i] = x[i * rows + v];
+                    t->butterfly(y.data(), d, log2_d2, cs.data(), perm.data(), repeats, false, y_scratch.data());
+                    t->simplex_row(y.data(), d, r.data(), diag.data(), single.data());
+                    bool same = true;
+                    for (unsigned j = 0; j <= d; ++j) same = same && std::memcmp(&single[j], &out[j * rows + v], sizeof(float)) == 0;
+                    CHECK(same);
+                }
+            }
+        }
     }
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -310,6 +311,52 @@ TEST_CASE("fft_batch depth-first sizes: every lane equals the single fft, n = 12
                     }
                 }
                 CHECK(worst <= 1e-6 * (log2_n + 1) * scale);
+            }
+        }
+    }
+}
+
+TEST_CASE("fft_batch: a vector's output does not depend on the other lanes or its lane, n = 2 .. 128, every ISA") {
+    // The SSF projection maps a single row, and the rows left after the whole lane groups, as a group padded
+    // with zero rows; a row's features must not depend on its batch, so each lane's bits are its own.
+    test_rng rng(17);
+    for (const auto* t : available_tables()) {
+        const std::string isa_label = kfm_test::name(t->id);
+        CAPTURE(isa_label);
+        const std::size_t lanes = t->fft_batch_lanes;
+        for (unsigned log2_n = 1; log2_n <= 7; ++log2_n) {
+            const std::size_t n = std::size_t(1) << log2_n;
+            CAPTURE(n);
+            const auto tw = twiddles(log2_n);
+            for (bool inverse : {false, true}) {
+                CAPTURE(inverse);
+                // one scale per lane, from 1e-3 to 1e6, so large and small values meet in the sums
+                unaligned_buffer in_re(n * lanes), in_im(n * lanes), out_re(n * lanes), out_im(n * lanes);
+                for (std::size_t v = 0; v < lanes; ++v) {
+                    const float scale = float(std::pow(10.0, -3.0 + 9.0 * double(v) / double(lanes)));
+                    for (std::size_t k = 0; k < n; ++k) {
+                        in_re[k * lanes + v] = scale * rng.uniform(-1, 1);
+                        in_im[k * lanes + v] = scale * rng.uniform(-1, 1);
+                    }
+                }
+                t->fft_batch(in_re.data(), in_im.data(), out_re.data(), out_im.data(), log2_n, tw.data(), inverse);
+                for (std::size_t v = 0; v < lanes; ++v) {
+                    CAPTURE(v);
+                    // vector v alone, in lane (v + 1) mod lanes, the other lanes zero
+                    const std::size_t u = (v + 1) % lanes;
+                    unaligned_buffer a_re(n * lanes), a_im(n * lanes), b_re(n * lanes), b_im(n * lanes);
+                    for (std::size_t i = 0; i < n * lanes; ++i) { a_re[i] = 0.0f; a_im[i] = 0.0f; }
+                    for (std::size_t k = 0; k < n; ++k) {
+                        a_re[k * lanes + u] = in_re[k * lanes + v];
+                        a_im[k * lanes + u] = in_im[k * lanes + v];
+                    }
+                    t->fft_batch(a_re.data(), a_im.data(), b_re.data(), b_im.data(), log2_n, tw.data(), inverse);
+                    bool same = true;
+                    for (std::size_t k = 0; k < n; ++k)
+                        same = same && std::memcmp(&b_re[k * lanes + u], &out_re[k * lanes + v], sizeof(float)) == 0 &&
+                               std::memcmp(&b_im[k * lanes + u], &out_im[k * lanes + v], sizeof(float)) == 0;
+                    CHECK(same);
+                }
             }
         }
     }

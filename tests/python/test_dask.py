@@ -38,8 +38,8 @@ def test_kfm_dask_transform_equals_the_single_process_result(client, dtype):
     X = data(dtype=dtype)
     transformer = RandomFeatures(method="ssf", n_components=256, gamma=0.1, random_state=3).fit(X)
     expected = transformer.transform(X)
-    # Row chunks of a multiple of 64 rows: the runtime's 64-row blocks fall where a single process puts
-    # them, so the result is bit for bit the same. Columns split too: transform gathers them.
+    # Row chunks of a multiple of 64 rows (any chunking gives the same bits: the test below). Columns split
+    # too: transform gathers them.
     lazy = kfm.dask.transform(transformer, da.from_array(X, chunks=(256, 6)))
     assert lazy.shape == expected.shape and lazy.dtype == expected.dtype
     mapped, workers = workers_used(client, lambda: lazy.compute())
@@ -48,13 +48,16 @@ def test_kfm_dask_transform_equals_the_single_process_result(client, dtype):
     np.testing.assert_array_equal(mapped, expected)
 
 
-def test_any_row_chunking_equals_the_single_process_result_to_float_rounding(client):
-    # Rows in a partial 64-row block go through another kernel path (its sums in another order), so other
-    # chunkings agree to float32 rounding (measured: at most 5e-8 absolute on features of size ~0.1).
+@pytest.mark.parametrize("method", ["ssf", "quadrature"])
+def test_any_row_chunking_equals_the_single_process_result_bit_for_bit(client, method):
+    # A row's features do not depend on its batch (docs/reliability.md, "Batch invariance"): chunks that
+    # cut the runtime's 64-row blocks and its 8-row kernel groups give the same bits.
     X = data()
-    transformer = RandomFeatures(method="ssf", n_components=256, gamma=0.1, random_state=3).fit(X)
-    mapped = kfm.dask.transform(transformer, da.from_array(X, chunks=(250, 12))).compute()
-    np.testing.assert_allclose(mapped, transformer.transform(X), rtol=0, atol=1e-6)
+    transformer = RandomFeatures(method=method, n_components=256, gamma=0.1, random_state=3).fit(X)
+    expected = transformer.transform(X)
+    for chunks in ((250, 12), (37, 12), (1, 12)):
+        mapped = kfm.dask.transform(transformer, da.from_array(X[:300], chunks=chunks)).compute()
+        np.testing.assert_array_equal(mapped, expected[:300])
 
 
 def test_a_feature_map_itself_maps_a_dask_array(client):
