@@ -45,10 +45,10 @@ _SUPPORTED = ("a fitted sklearn.pipeline.Pipeline of: an optional StandardScaler
               "Ridge, SGDRegressor, RidgeClassifier, LogisticRegression, LinearSVC, SGDClassifier")
 _INT32 = np.iinfo(np.int32)
 # Model sections (docs/format.md); a transformer's map must carry none of them.
-_MODEL_SECTIONS = {"PREP", "TASK", "HEAD", "BIAS", "LABL"}
+_MODEL_SECTIONS = {"PREP", "TASK", "HEAD", "HDI8", "HSCL", "BIAS", "LABL"}
 
 
-def export(pipeline, path, X=None):
+def export(pipeline, path, X=None, head_dtype="f32"):
     """Writes the model file of a fitted `pipeline` to `path` (atomically) and returns its bytes.
 
     X (optional, rows x n_features, e.g. the test rows) is where the model is checked against the
@@ -59,15 +59,22 @@ def export(pipeline, path, X=None):
     ones (the message lists them) and ValueError for an unfitted pipeline, one the model file cannot
     represent (non-integer labels, MinMaxScaler(clip=True), a transformer whose map already carries a
     model), or one whose model would disagree with it beyond SCORE_TOLERANCE (the message names the
-    column); nothing is written then."""
-    data = export_bytes(pipeline, X)
+    column); nothing is written then.
+
+    head_dtype "int8" stores the head's weights as int8 with one float32 scale per output (a quarter of
+    the head's bytes, format 1.3; docs/embedding.md measures its accuracy): the check above is made on
+    the float32 model, and the int8 model's scores then differ from the pipeline's by the rounding of
+    the weights (each within half its output's scale, max |w| / 127)."""
+    data = export_bytes(pipeline, X, head_dtype)
     _kfm.write_file(os.fspath(path), data)
     return data
 
 
-def export_bytes(pipeline, X=None):
+def export_bytes(pipeline, X=None, head_dtype="f32"):
     """The bytes of the model file `export` would write (verified like kfm::open, checked against the
     pipeline on X or on rows drawn from the scaler's statistics, as export)."""
+    if head_dtype not in ("f32", "int8"):
+        raise ValueError(f"head_dtype must be 'f32' or 'int8', got {head_dtype!r}")
     if not isinstance(pipeline, Pipeline):
         raise TypeError(f"export takes {_SUPPORTED}; got {type(pipeline).__name__}")
     steps = [(name, step) for name, step in pipeline.steps if step is not None and step != "passthrough"]
@@ -83,6 +90,8 @@ def export_bytes(pipeline, X=None):
     rows = _check_rows(X, scaler, feature_map.input_dim)
     if rows is not None:
         _check_model(pipeline, Model.from_bytes(data), rows, scaler, shift, scale)
+    if head_dtype != "f32":
+        data = _kfm.model_bytes(feature_map.to_bytes(), shift, scale, task, weights, bias, labels, head_dtype)
     return data
 
 

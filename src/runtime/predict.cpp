@@ -52,12 +52,31 @@ accumulator dot(const float* w, const float* phi, std::size_t n) {
     return sum;
 }
 
+// q . phi over n int8 weights, summed as dot does (each q converts to float exactly); the caller scales it.
+accumulator dot_int8(const std::int8_t* q, const float* phi, std::size_t n) {
+    constexpr std::size_t K = 16;
+    float partial[K] = {};
+    std::size_t i = 0;
+    for (; i + K <= n; i += K)
+        for (std::size_t k = 0; k < K; ++k) partial[k] += float(q[i + k]) * phi[i + k];
+    accumulator sum = 0;
+    for (std::size_t k = 0; k < K; ++k) sum += partial[k];
+    for (; i < n; ++i) sum += accumulator(q[i]) * accumulator(phi[i]);
+    return sum;
+}
+
+// Head row j . phi: float weights, or the int8 row times its scale (HDI8, HSCL).
+accumulator head_dot(const map_state& map, std::uint32_t j, const float* phi, std::size_t d) {
+    if (map.head != nullptr) return dot(map.head + j * d, phi, d);
+    return accumulator(map.head_scales[j]) * dot_int8(map.head_int8 + j * d, phi, d);
+}
+
 // scores[j] = bias[j] + head row j . phi; the label for a classifier.
 void apply_head(const map_state& map, const float* phi, float* scores, std::int32_t* label) {
     const std::uint32_t k = outputs(map);
     const std::size_t d = map.meta->output_dim;
     for (std::uint32_t j = 0; j < k; ++j)
-        scores[j] = static_cast<float>(accumulator(map.bias[j]) + dot(map.head + j * d, phi, d));
+        scores[j] = static_cast<float>(accumulator(map.bias[j]) + head_dot(map, j, phi, d));
     if (label == nullptr) return;
     switch (static_cast<fmt::task_kind>(map.task->kind)) {
         case fmt::task_kind::binary: *label = map.labels[scores[0] > 0.0f ? 1 : 0]; break;
