@@ -38,37 +38,26 @@ std::size_t total_bytes(const map_state& map, std::size_t rows) {
     return detail::pipeline_bytes(map, rows) + detail::head_bytes(map, rows);
 }
 
-// w . phi over n values: 16 independent float sums (so the loop vectorises), combined in the accumulator
-// (double; float in the firmware profile on a single-precision FPU, runtime/accumulator.hpp).
-accumulator dot(const float* w, const float* phi, std::size_t n) {
+// w . phi over n values, w float or int8 (each int8 converts to float exactly): 16 independent float sums
+// (so the loop vectorises), combined in the accumulator (double; float in the firmware profile on a
+// single-precision FPU, runtime/accumulator.hpp).
+template <class W>
+accumulator dot(const W* w, const float* phi, std::size_t n) {
     constexpr std::size_t K = 16;
     float partial[K] = {};
     std::size_t i = 0;
     for (; i + K <= n; i += K)
-        for (std::size_t k = 0; k < K; ++k) partial[k] += w[i + k] * phi[i + k];
+        for (std::size_t k = 0; k < K; ++k) partial[k] += float(w[i + k]) * phi[i + k];
     accumulator sum = 0;
     for (std::size_t k = 0; k < K; ++k) sum += partial[k];
     for (; i < n; ++i) sum += accumulator(w[i]) * accumulator(phi[i]);
     return sum;
 }
 
-// q . phi over n int8 weights, summed as dot does (each q converts to float exactly); the caller scales it.
-accumulator dot_int8(const std::int8_t* q, const float* phi, std::size_t n) {
-    constexpr std::size_t K = 16;
-    float partial[K] = {};
-    std::size_t i = 0;
-    for (; i + K <= n; i += K)
-        for (std::size_t k = 0; k < K; ++k) partial[k] += float(q[i + k]) * phi[i + k];
-    accumulator sum = 0;
-    for (std::size_t k = 0; k < K; ++k) sum += partial[k];
-    for (; i < n; ++i) sum += accumulator(q[i]) * accumulator(phi[i]);
-    return sum;
-}
-
-// Head row j . phi: float weights, or the int8 row times its scale (HDI8, HSCL).
+// Head row j . phi: the float row, or the int8 row's sum times its scale (HDI8, HSCL).
 accumulator head_dot(const map_state& map, std::uint32_t j, const float* phi, std::size_t d) {
     if (map.head != nullptr) return dot(map.head + j * d, phi, d);
-    return accumulator(map.head_scales[j]) * dot_int8(map.head_int8 + j * d, phi, d);
+    return accumulator(map.head_scales[j]) * dot(map.head_int8 + j * d, phi, d);
 }
 
 // scores[j] = bias[j] + head row j . phi; the label for a classifier.
