@@ -175,12 +175,15 @@ int run_fit(const std::vector<std::string>& argv) {
     const double fit_score = classify ? offline::accuracy(offline::predicted_labels(train_scores, labels), truth)
                                       : offline::r2_score(train_scores, t);
     const double train = model_score(contents, x, y, x_path);
+    const bool int8 = head.stored_as == offline::head_dtype::int8;
     if (train < fit_score - float32_score_tolerance)
         std::fprintf(stderr,
-                     "kfm fit: warning: the model's float32 scores lose accuracy: training %s %s as kfm::predict "
+                     "kfm fit: warning: the model's %s lose accuracy: training %s %s as kfm::predict "
                      "computes it, %s in double precision%s\n",
-                     classify ? "accuracy" : "R^2", json_number(train).c_str(), json_number(fit_score).c_str(),
-                     classify ? "" : " (targets with a large offset: subtract it from y before fitting)");
+                     int8 ? "int8 head weights" : "float32 scores", classify ? "accuracy" : "R^2",
+                     json_number(train).c_str(), json_number(fit_score).c_str(),
+                     int8 ? " (--head-dtype f32 keeps the float32 weights)"
+                          : (classify ? "" : " (targets with a large offset: subtract it from y before fitting)"));
     offline::write_map_file(out, contents);
 
     std::printf("%s: %s, %u output%s%s, %s head, alpha %s (%s), %s solve, training %s %s\n", out.c_str(),

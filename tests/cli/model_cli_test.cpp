@@ -160,6 +160,20 @@ TEST_CASE("cli model: fit, predict, score, inspect and export for every task") {
     }
 }
 
+TEST_CASE("cli model: fit warns when the int8 head loses training score, naming the int8 weights") {
+    data_set d;
+    const scratch& s = d.dir;
+    // A near-interpolating regression (tiny alpha): large cancelling weights whose int8 rounding costs R^2.
+    auto r = s.kfm("fit map.kfm --x x.npy --y yr.npy --task regression --alpha 1e-6 --head-dtype int8 -o mq.kfm");
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(r.err.find("warning: the model's int8 head weights lose accuracy") != std::string::npos);
+    CHECK(r.err.find("--head-dtype f32 keeps the float32 weights") != std::string::npos);
+    CHECK(fs::exists(s.dir / "mq.kfm"));
+    r = s.kfm("fit map.kfm --x x.npy --y yr.npy --task regression --alpha 1e-6 -o mf.kfm");
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(r.err.find("warning") == std::string::npos);
+}
+
 TEST_CASE("cli model: bad input gets one error line and writes nothing") {
     data_set d;
     const scratch& s = d.dir;
