@@ -8,6 +8,7 @@
 # run under qemu-system-arm -icount shift=0:
 #   ssf-12-256     SSF 12 -> 256, -Os: the headline firmware, with the targets below
 #   ssf-64-1024    SSF 64 -> 1024, -Os
+#   ssf-64-1024-int8  the same with the int8 head (kfm fit --head-dtype int8): the flash it saves
 #   rff-12-256     a dense map (rff) 12 -> 256, -Os
 #   sorf-12-256    a Hadamard map (sorf) 12 -> 256, -Os
 #   ssf-64-512-O2  SSF 64 -> 512 at -O2: the transform's instruction count
@@ -33,17 +34,18 @@ fi
 limits=$root/scripts/cortex-m-size.limit
 margin_percent=2
 
-# name method input_dim features projection build_type
+# name method input_dim features projection build_type head_dtype
 configurations=(
-  "ssf-12-256 ssf 12 256 ssf_fft MinSizeRel"
-  "ssf-64-1024 ssf 64 1024 ssf_fft MinSizeRel"
-  "rff-12-256 rff 12 256 dense MinSizeRel"
-  "sorf-12-256 sorf 12 256 hadamard MinSizeRel"
-  "ssf-64-512-O2 ssf 64 512 ssf_fft Release"
+  "ssf-12-256 ssf 12 256 ssf_fft MinSizeRel f32"
+  "ssf-64-1024 ssf 64 1024 ssf_fft MinSizeRel f32"
+  "ssf-64-1024-int8 ssf 64 1024 ssf_fft MinSizeRel int8"
+  "rff-12-256 rff 12 256 dense MinSizeRel f32"
+  "sorf-12-256 sorf 12 256 hadamard MinSizeRel f32"
+  "ssf-64-512-O2 ssf 64 512 ssf_fft Release f32"
 )
 for c in "${configurations[@]}"; do
-  read -r name method d features _ _ <<<"$c"
-  "$root/examples/cortex-m/make_model.sh" "$tool" "$work/model-$name" "$method" "$d" "$features" \
+  read -r name method d features _ _ head_dtype <<<"$c"
+  "$root/examples/cortex-m/make_model.sh" "$tool" "$work/model-$name" "$method" "$d" "$features" "$head_dtype" \
     >"$work/model-$name.log" 2>&1 || { cat "$work/model-$name.log"; exit 1; }
 done
 
@@ -51,7 +53,7 @@ table=$work/table.md
 "$root/examples/cortex-m/size_report.sh" --header >"$table"
 for core in cortex-m4 cortex-m7 cortex-m55; do
   for c in "${configurations[@]}"; do
-    read -r name _ _ _ projection build_type <<<"$c"
+    read -r name _ _ _ projection build_type _ <<<"$c"
     # One build directory per core, projection and build type: the configurations sharing it only rebuild
     # the firmware around their model header.
     b=$work/$core-$projection-$build_type

@@ -3,12 +3,12 @@
 # does): 'kfm synth' data (12 inputs, the label is which of the first three is largest), a 12 -> 256 SSF
 # Gaussian map, a fitted three-class model (a ridge head), its C header, 300 held-out rows as a header of
 # float bit patterns, and the host's predictions on them.
-#   make_model.sh KFM_TOOL OUT_DIR [METHOD INPUT_DIM FEATURES]
+#   make_model.sh KFM_TOOL OUT_DIR [METHOD INPUT_DIM FEATURES [HEAD_DTYPE]]
 # Writes OUT_DIR/kfm_model.h, OUT_DIR/kfm_rows.h and OUT_DIR/host.txt (per row: the label and the scores).
 # METHOD INPUT_DIM FEATURES (default: ssf 12 256) choose another Gaussian map for the same task
-# (scripts/cortex-m-size.sh's configurations).
+# (scripts/cortex-m-size.sh's configurations); HEAD_DTYPE (default f32) is kfm fit's --head-dtype.
 set -euo pipefail
-tool=$1 m=$2 method=${3:-ssf} d=${4:-12} features=${5:-256}
+tool=$1 m=$2 method=${3:-ssf} d=${4:-12} features=${5:-256} head_dtype=${6:-f32}
 mkdir -p "$m"
 rm -f "$m/kfm_model.h" "$m/kfm_rows.h" "$m/host.txt"  # no stale outputs when a step fails
 npy_payload() { tail -c +$(( $(od -A n -t u2 -j 8 -N 2 "$1") + 11 )) "$1"; }
@@ -30,7 +30,8 @@ labels_npy() {
 labels_npy "$m/x.npy" "$m/y.npy"
 "$tool" synth --rows $rows --dim $d --seed 6 -o "$m/x_test.npy"
 "$tool" build --method "$method" --kernel gaussian --sigma 4 --input-dim $d --features $features --seed 2 -o "$m/map.kfm" >/dev/null
-"$tool" fit "$m/map.kfm" --x "$m/x.npy" --y "$m/y.npy" --task classification --standardize -o "$m/model.kfm" >/dev/null
+"$tool" fit "$m/map.kfm" --x "$m/x.npy" --y "$m/y.npy" --task classification --standardize \
+  --head-dtype "$head_dtype" -o "$m/model.kfm" >/dev/null
 "$tool" predict "$m/model.kfm" --in "$m/x_test.npy" --out "$m/labels.npy" --scores "$m/scores.npy"
 "$tool" export "$m/model.kfm" --c-header "$m/kfm_model.h" --name kfm_model
 # The rows as the bit patterns of their floats: the device reads exactly what the host read.

@@ -6,7 +6,8 @@
 # runtime with toolchains/cortex-m.cmake and the programs of this directory (build directories per core,
 # under WORK_DIR: default a temporary directory), and runs two of them on the core's QEMU board with
 # semihosting:
-#   kfm_predict_firmware  with the firmware profile (KFM_FIRMWARE, the M-profile default): labels identical
+#   kfm_predict_firmware  with the firmware profile (KFM_FIRMWARE, the M-profile default), for the model and
+#                         again for the same model with the int8 head: labels identical
 #                         to the host's 'kfm predict' on the same rows, scores within 1e-5 relative to
 #                         max(|score|, 1), kfm_predict_batch bit for bit equal to kfm_predict, and the ISA
 #                         the runtime chose is the core's: mve on the Cortex-M55 (MVE-F), scalar on the M4F
@@ -40,13 +41,44 @@ check() {  # check NAME STATUS: one line per check
   if [ "$2" -eq 0 ]; then echo "cortex-m: $1: ok"; else echo "cortex-m: $1: FAILED"; failures=$((failures + 1)); fi
 }
 
-# ---- the model, the rows and the host's predictions (make_model.sh)
-m=$work/model
+# ---- the model, the rows and the host's predictions (make_model.sh); the same model with the int8 head
+m=$work/model m8=$work/model-int8
 rows=300
-"$here/make_model.sh" "$tool" "$m" >"$work/model.log" 2>&1
+"$here/make_model.sh" "$tool" "$m" >"$work/model.log" 2>&1 &&
+  "$here/make_model.sh" "$tool" "$m8" ssf 12 256 int8 >>"$work/model.log" 2>&1
 status=$?
 [ $status -eq 0 ] || cat "$work/model.log"
-check "model (host kfm fit, predict, export)" $status
+check "model (host kfm fit, predict, export; f32 and int8 heads)" $status
+
+# run_and_compare CORE BUILD_DIR MODEL_DIR WHAT: kfm_predict_firmware of BUILD_DIR on the core's board against
+# the host's predictions in MODEL_DIR/host.txt (labels identical, scores within 1e-5 relative), the ISA the
+# runtime chose and kfm_predict_batch's bits; returns non-zero on any difference.
+run_and_compare() {
+  local core=$1 b=$2 model=$3 what=$4 status=0
+  local board
+  board=$(sed -n 's/^KFM_CORTEX_M_BOARD:INTERNAL=//p' "$b/CMakeCache.txt")
+  timeout "$qemu_timeout" qemu-system-arm -M "$board" -semihosting -nographic -monitor none -serial none \
+    -kernel "$b/kfm_predict_firmware.elf" >"$b/device.txt" 2>&1
+  status=$?
+  if [ $status -ne 0 ]; then tail -5 "$b/device.txt"; echo "cortex-m: $core: kfm_predict_firmware exited with $status"; fi
+  local expected_isa=scalar; [ $core = cortex-m55 ] && expected_isa=mve
+  echo "cortex-m: $core$what: predict ran on: $(sed -n 's/^isa //p' "$b/device.txt")"
+  grep -qx "isa $expected_isa" "$b/device.txt" || { echo "cortex-m: $core: the runtime did not choose $expected_isa"; status=1; }
+  grep -qx "batch identical" "$b/device.txt" || { echo "cortex-m: $core: kfm_predict_batch differs from kfm_predict"; status=1; }
+  grep -v -e '^isa ' -e '^batch identical$' "$b/device.txt" >"$b/device_rows.txt"
+  awk -v core="$core$what" -v expected=$rows 'NR == FNR { host[FNR] = $0; next }
+       { split(host[FNR], h, " "); count++
+         if ($1 != h[1]) { printf "cortex-m: %s row %d: device label %s, host %s\n", core, FNR, $1, h[1]; bad++ }
+         for (j = 2; j <= NF; j++) {
+           scale = h[j] < 0 ? -h[j] : h[j]; if (scale < 1) scale = 1
+           diff = $j - h[j]; if (diff < 0) diff = -diff
+           if (diff > 1e-5 * scale) { printf "cortex-m: %s row %d score %d: device %s, host %s\n", core, FNR, j - 1, $j, h[j]; bad++ }
+           if (diff / scale > worst) worst = diff / scale } }
+       END { if (count != expected) { printf "cortex-m: %s: the device printed %d rows, expected %d\n", core, count, expected; exit 1 }
+             printf "cortex-m: %s: %d rows, labels identical, largest relative score difference %.3g\n", core, count, worst
+             exit bad > 0 }' "$model/host.txt" "$b/device_rows.txt" || status=1
+  return $status
+}
 
 # ---- configure-time refusals of NEON on M-profile
 for bad in "-DCMAKE_CXX_FLAGS=-mcpu=cortex-m4 -mfpu=neon -mfloat-abi=hard" -DKFM_SCALAR_TABLE=OFF; do
@@ -99,26 +131,16 @@ for core in cortex-m4 cortex-m7 cortex-m55; do
   board=$(sed -n 's/^KFM_CORTEX_M_BOARD:INTERNAL=//p' "$b/CMakeCache.txt")
   run() { timeout "$qemu_timeout" qemu-system-arm -M "$board" -semihosting -nographic -monitor none -serial none \
             -kernel "$1.elf"; }
-  run "$b/kfm_predict_firmware" >"$b/device.txt" 2>&1
-  status=$?
-  if [ $status -ne 0 ]; then tail -5 "$b/device.txt"; echo "cortex-m: $core: kfm_predict_firmware exited with $status"; fi
-  expected_isa=scalar; [ $core = cortex-m55 ] && expected_isa=mve
-  echo "cortex-m: $core: predict ran on: $(sed -n 's/^isa //p' "$b/device.txt")"
-  grep -qx "isa $expected_isa" "$b/device.txt" || { echo "cortex-m: $core: the runtime did not choose $expected_isa"; status=1; }
-  grep -qx "batch identical" "$b/device.txt" || { echo "cortex-m: $core: kfm_predict_batch differs from kfm_predict"; status=1; }
-  grep -v -e '^isa ' -e '^batch identical$' "$b/device.txt" >"$b/device_rows.txt"
-  awk -v core=$core -v expected=$rows 'NR == FNR { host[FNR] = $0; next }
-       { split(host[FNR], h, " "); count++
-         if ($1 != h[1]) { printf "cortex-m: %s row %d: device label %s, host %s\n", core, FNR, $1, h[1]; bad++ }
-         for (j = 2; j <= NF; j++) {
-           scale = h[j] < 0 ? -h[j] : h[j]; if (scale < 1) scale = 1
-           diff = $j - h[j]; if (diff < 0) diff = -diff
-           if (diff > 1e-5 * scale) { printf "cortex-m: %s row %d score %d: device %s, host %s\n", core, FNR, j - 1, $j, h[j]; bad++ }
-           if (diff / scale > worst) worst = diff / scale } }
-       END { if (count != expected) { printf "cortex-m: %s: the device printed %d rows, expected %d\n", core, count, expected; exit 1 }
-             printf "cortex-m: %s: %d rows, labels identical, largest relative score difference %.3g\n", core, count, worst
-             exit bad > 0 }' "$m/host.txt" "$b/device_rows.txt" || status=1
-  check "$core predict on $board against the host" $status
+  run_and_compare $core "$b" "$m" ""
+  check "$core predict on $board against the host" $?
+  # The same firmware around the int8-head model (the build directory reconfigured: only the firmware rebuilds).
+  if cmake -S "$here" -B "$b" -DKFM_MODEL_DIR="$m8" >"$b.configure-int8.log" 2>&1 &&
+     cmake --build "$b" --target kfm_predict_firmware >"$b.build-int8.log" 2>&1; then
+    run_and_compare $core "$b" "$m8" " int8 head"
+    check "$core predict with the int8 head on $board against the host" $?
+  else
+    tail -40 "$b.configure-int8.log" "$b.build-int8.log"; check "$core predict with the int8 head on $board against the host" 1
+  fi
   run "$b-full/kfm_kernel_check" >"$b/kernels.txt" 2>&1
   status=$?
   grep -E '^(FAIL|kernels:|isa )' "$b/kernels.txt" | sed "s/^/cortex-m: $core: kernel check: /"

@@ -10,8 +10,8 @@ inline constexpr std::uint8_t magic[8] = {'K', 'F', 'M', 'A', 'P', '\r', '\n', 0
 inline constexpr std::uint16_t version_major = 1;
 // Minor 1 added the model sections (PREP, TASK, HEAD, BIAS, LABL). The writer records the oldest minor
 // that knows every section of the file, so a plain map is still written as 1.0. Minor 2 added GDIA (Fastfood), LNRM and
-// KIRT (Nystroem).
-inline constexpr std::uint16_t version_minor = 2;
+// KIRT (Nystroem). Minor 3 added the int8 head (HDI8, HSCL) and the i8 dtype.
+inline constexpr std::uint16_t version_minor = 3;
 inline constexpr std::uint32_t endian_tag = 0x01020304u;  // reads back as 0x04030201 on a big-endian host
 inline constexpr std::uint32_t section_alignment = 64;
 inline constexpr std::uint32_t max_sections = 64;
@@ -67,6 +67,7 @@ enum class dtype : std::uint32_t {
     f64 = 6,
     bits = 7,     // packed bits, LSB first; count is the number of bits
     record = 8,   // a struct defined in this header; count is the number of records
+    i8 = 9,       // minor 3: signed byte, two's complement
 };
 
 constexpr std::uint32_t make_tag(char a, char b, char c, char d) {
@@ -100,6 +101,9 @@ inline constexpr std::uint32_t task = make_tag('T', 'A', 'S', 'K');         // r
 inline constexpr std::uint32_t head = make_tag('H', 'E', 'A', 'D');         // f32 [k x output_dim] row-major
 inline constexpr std::uint32_t bias = make_tag('B', 'I', 'A', 'S');         // f32 [k]
 inline constexpr std::uint32_t labels = make_tag('L', 'A', 'B', 'L');       // i32 [class_count], strictly increasing
+// The int8 head (minor 3), in place of HEAD: weight (j, i) is HDI8[j D + i] * HSCL[j].
+inline constexpr std::uint32_t head_int8 = make_tag('H', 'D', 'I', '8');    // i8 [k x output_dim] row-major
+inline constexpr std::uint32_t head_scales = make_tag('H', 'S', 'C', 'L');  // f32 [k]: per-output scale, finite, nonzero
 }  // namespace tag
 
 enum class method : std::uint32_t {

@@ -49,11 +49,12 @@ _SUPPORTED = ("a fitted sklearn.pipeline.Pipeline of: an optional StandardScaler
               "Ridge, SGDRegressor, RidgeClassifier, LogisticRegression, LinearSVC, SGDClassifier")
 _INT32 = np.iinfo(np.int32)
 # Model sections (docs/format.md); a transformer's map must carry none of them.
-_MODEL_SECTIONS = {"PREP", "TASK", "HEAD", "BIAS", "LABL"}
+_MODEL_SECTIONS = {"PREP", "TASK", "HEAD", "HDI8", "HSCL", "BIAS", "LABL"}
 
 
 def export(pipeline: Pipeline, path: Union[str, "os.PathLike[str]"], X: Optional[npt.ArrayLike] = None,
-           c_header: Union[str, "os.PathLike[str]", None] = None, name: str = "kfm_model") -> bytes:
+           c_header: Union[str, "os.PathLike[str]", None] = None, name: str = "kfm_model",
+           head_dtype: str = "f32") -> bytes:
     """Writes the model file of a fitted pipeline (atomically) and returns its bytes.
 
     Parameters
@@ -71,11 +72,17 @@ def export(pipeline: Pipeline, path: Union[str, "os.PathLike[str]"], X: Optional
         pipeline does, is not checked.
     c_header : str or os.PathLike, optional
         Also writes the model as a C99 header for firmware, as `kfm export FILE --c-header OUT.h`
-        does: an 8-byte aligned array `name`, NAME_SIZE, NAME_INPUT_DIM, NAME_OUTPUT_COUNT and
-        NAME_WORKSPACE_BYTES (NAME: `name` in upper case). Both files are written, or neither.
+        does: an 8-byte aligned array `name`, NAME_SIZE, NAME_INPUT_DIM, NAME_OUTPUT_COUNT,
+        NAME_WORKSPACE_BYTES and NAME_FIRMWARE_WORKSPACE_BYTES (NAME: `name` in upper case). Both
+        files are written, or neither.
     name : str, default="kfm_model"
         The header's array: a lower-case C identifier that is not a keyword, reserved or a name kfm.h
         declares.
+    head_dtype : {"f32", "int8"}, default="f32"
+        "int8" stores the head's weights as int8 with one float32 scale per output (a quarter of the
+        head's bytes, format 1.3): the check above is made on the float32 model, and the int8 model's
+        scores then differ from the pipeline's by the rounding of the weights (each within half its
+        output's scale, max |w| / 127).
 
     Returns
     -------
@@ -90,9 +97,9 @@ def export(pipeline: Pipeline, path: Union[str, "os.PathLike[str]"], X: Optional
         For an unfitted pipeline, one the model file cannot represent (non-integer labels,
         MinMaxScaler(clip=True), a transformer whose map already carries a model), one whose model
         would disagree with it beyond SCORE_TOLERANCE (the message names the column), or a `name` the
-        header cannot use. Nothing is written then.
+        header cannot use, or an unknown head_dtype. Nothing is written then.
     """
-    data = export_bytes(pipeline, X)
+    data = export_bytes(pipeline, X, head_dtype)
     if c_header is None:
         _kfm.write_file(os.fspath(path), data)
     else:
@@ -103,7 +110,7 @@ def export(pipeline: Pipeline, path: Union[str, "os.PathLike[str]"], X: Optional
     return data
 
 
-def export_bytes(pipeline: Pipeline, X: Optional[npt.ArrayLike] = None) -> bytes:
+def export_bytes(pipeline: Pipeline, X: Optional[npt.ArrayLike] = None, head_dtype: str = "f32") -> bytes:
     """The bytes of the model file `export` would write, without writing them.
 
     Parameters
@@ -112,12 +119,16 @@ def export_bytes(pipeline: Pipeline, X: Optional[npt.ArrayLike] = None) -> bytes
         As for `export`.
     X : array-like of shape (n_samples, n_features), optional
         As for `export`: the rows the model is checked against the pipeline on.
+    head_dtype : {"f32", "int8"}, default="f32"
+        As for `export`.
 
     Returns
     -------
     bytes
         The model file, verified as kfm::open verifies it. Raises as `export` does.
     """
+    if head_dtype not in ("f32", "int8"):
+        raise ValueError(f"head_dtype must be 'f32' or 'int8', got {head_dtype!r}")
     if not isinstance(pipeline, Pipeline):
         raise TypeError(f"export takes {_SUPPORTED}; got {type(pipeline).__name__}")
     steps = [(name, step) for name, step in pipeline.steps if step is not None and step != "passthrough"]
@@ -133,6 +144,8 @@ def export_bytes(pipeline: Pipeline, X: Optional[npt.ArrayLike] = None) -> bytes
     rows = _check_rows(X, scaler, feature_map.input_dim)
     if rows is not None:
         _check_model(pipeline, Model.from_bytes(data), rows, scaler, shift, scale)
+    if head_dtype != "f32":
+        data = _kfm.model_bytes(feature_map.to_bytes(), shift, scale, task, weights, bias, labels, head_dtype)
     return data
 
 

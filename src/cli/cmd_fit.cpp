@@ -87,7 +87,8 @@ double model_score(const offline::map_contents& contents, const offline::npy_arr
 int run_fit(const std::vector<std::string>& argv) {
     const arguments args("fit", argv,
                          {{"--x", true}, {"--y", true}, {"--task", true}, {"--alpha", true}, {"--cv", true},
-                          {"--standardize", false}, {"--minmax", false}, {"-o", true}, {"--quiet", false}},
+                          {"--standardize", false}, {"--minmax", false}, {"--head-dtype", true}, {"-o", true},
+                          {"--quiet", false}},
                          1);
     if (args.positional().empty()) usage_error("'kfm fit' needs a MAP.kfm (see 'kfm help fit')");
     const std::string map_path = args.positional()[0];
@@ -97,6 +98,8 @@ int run_fit(const std::vector<std::string>& argv) {
         usage_error("--task must be regression or classification, not '" + task + "'");
     const bool classify = task == "classification";
     if (args.has("--standardize") && args.has("--minmax")) usage_error("--standardize and --minmax exclude each other");
+    const std::string head_dtype = args.has("--head-dtype") ? args.value("--head-dtype") : "f32";
+    if (head_dtype != "f32" && head_dtype != "int8") usage_error("--head-dtype must be f32 or int8, not '" + head_dtype + "'");
     std::vector<double> alphas = args.has("--alpha") ? args.reals("--alpha") : std::vector<double>{1.0};
     for (double a : alphas)
         if (!(a > 0.0)) usage_error("--alpha values must be positive");
@@ -159,6 +162,7 @@ int run_fit(const std::vector<std::string>& argv) {
                           : (labels.size() == 2 ? format::task_kind::binary : format::task_kind::multiclass);
     head.outputs = static_cast<std::uint32_t>(s.w.cols());
     head.labels = labels;
+    head.stored_as = head_dtype == "int8" ? offline::head_dtype::int8 : offline::head_dtype::f32;
     for (Eigen::Index j = 0; j < s.w.cols(); ++j) {
         for (Eigen::Index i = 0; i < s.w.rows(); ++i) head.weights.push_back(to_head_float(s.w(i, j), y_path));
         head.bias.push_back(to_head_float(s.b(j), y_path));
@@ -171,17 +175,21 @@ int run_fit(const std::vector<std::string>& argv) {
     const double fit_score = classify ? offline::accuracy(offline::predicted_labels(train_scores, labels), truth)
                                       : offline::r2_score(train_scores, t);
     const double train = model_score(contents, x, y, x_path);
+    const bool int8 = head.stored_as == offline::head_dtype::int8;
     if (train < fit_score - float32_score_tolerance)
         std::fprintf(stderr,
-                     "kfm fit: warning: the model's float32 scores lose accuracy: training %s %s as kfm::predict "
+                     "kfm fit: warning: the model's %s lose accuracy: training %s %s as kfm::predict "
                      "computes it, %s in double precision%s\n",
-                     classify ? "accuracy" : "R^2", json_number(train).c_str(), json_number(fit_score).c_str(),
-                     classify ? "" : " (targets with a large offset: subtract it from y before fitting)");
+                     int8 ? "int8 head weights" : "float32 scores", classify ? "accuracy" : "R^2",
+                     json_number(train).c_str(), json_number(fit_score).c_str(),
+                     int8 ? " (--head-dtype f32 keeps the float32 weights)"
+                          : (classify ? "" : " (targets with a large offset: subtract it from y before fitting)"));
     offline::write_map_file(out, contents);
 
-    std::printf("%s: %s, %u output%s%s, alpha %s (%s), %s solve, training %s %s\n", out.c_str(), task.c_str(),
-                head.outputs, head.outputs == 1 ? "" : "s",
-                classify ? (", " + std::to_string(labels.size()) + " classes").c_str() : "", json_number(alpha).c_str(),
+    std::printf("%s: %s, %u output%s%s, %s head, alpha %s (%s), %s solve, training %s %s\n", out.c_str(),
+                task.c_str(), head.outputs, head.outputs == 1 ? "" : "s",
+                classify ? (", " + std::to_string(labels.size()) + " classes").c_str() : "", head_dtype.c_str(),
+                json_number(alpha).c_str(),
                 folds >= 2 ? (std::to_string(folds) + "-fold CV score " + json_number(cv.mean_scores[cv.best])).c_str()
                            : "given",
                 s.dual ? "dual N x N" : "primal D x D", classify ? "accuracy" : "R^2", json_number(train).c_str());

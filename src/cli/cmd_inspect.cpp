@@ -70,6 +70,7 @@ kernel_parameters describe_model(const kfm::map& v) {
         text += "head              none (a map: 'kfm fit' adds one)\n";
         return {text, json + ", \"head\": null"};
     }
+    const bool int8 = st.head_int8 != nullptr;
     std::string labels_text, labels_json = "[";
     for (std::uint32_t i = 0; i < v.class_count(); ++i) {
         if (i != 0) {
@@ -82,9 +83,11 @@ kernel_parameters describe_model(const kfm::map& v) {
     labels_json += "]";
     text += "head              " + std::string(task_name(v.task())) + ", " + std::to_string(v.head_outputs()) +
             " output(s) over " + std::to_string(v.output_dim()) + " features" +
+            (int8 ? ", int8 weights with a scale per output (HDI8, HSCL)" : "") +
             (v.class_count() != 0 ? ", labels " + labels_text : "") + "\n";
     json += ", \"head\": {\"task\": " + json_string(task_name(v.task())) + ", \"outputs\": " +
-            std::to_string(v.head_outputs()) + ", \"labels\": " + labels_json + "}";
+            std::to_string(v.head_outputs()) + ", \"weights\": " + json_string(int8 ? "int8" : "f32") +
+            ", \"labels\": " + labels_json + "}";
     return {text, json};
 }
 

@@ -153,7 +153,8 @@ uniform in [0.1, 0.3], equal weights. The same seed gives the same file.
 )";
 
 const char* const fit_help = R"(usage: kfm fit MAP.kfm --x X.npy --y y.npy --task regression|classification
-               [--alpha A | --alpha A1,A2,.. --cv K] [--standardize | --minmax] [--quiet] -o MODEL.kfm
+               [--alpha A | --alpha A1,A2,.. --cv K] [--standardize | --minmax] [--head-dtype f32|int8]
+               [--quiet] -o MODEL.kfm
 
 Ridge on the map's features phi(x): minimises |Phi w + b - y|^2 + A |w|^2 (scikit-learn Ridge's objective
 and alpha; the intercept b is not penalised), solved exactly in double precision (the D x D primal or
@@ -169,6 +170,10 @@ indefinite kernel Phi J Phi^T. The model file holds the map, the scaling and the
                     the first of equal best wins)
   --standardize     learn x' = (x - mean) / std per input from X (StandardScaler; constant inputs: 1)
   --minmax          learn x' = (x - min) / (max - min) per input (MinMaxScaler to [0, 1])
+  --head-dtype T    how the head's weights are stored: f32 (default, 4 bytes each) or int8 (1 byte each
+                    plus one float32 scale per output: max |w| / 127, weights rounded to the nearest
+                    step; format 1.3, a quarter of the head's flash; docs/embedding.md measures its
+                    accuracy against f32)
   --quiet           no progress lines on stderr (shown for fits that take seconds)
   -o FILE           the model file, written atomically after kfm::open accepted it
 The training score printed is the written model's (float32 scores, as 'kfm score' computes it); a

@@ -89,6 +89,7 @@ const char* dtype_name(std::uint32_t t) {
         case format::dtype::f64: return "f64";
         case format::dtype::bits: return "bits";
         case format::dtype::record: return "record";
+        case format::dtype::i8: return "i8";
     }
     return "?";
 }

@@ -1,6 +1,8 @@
 // The model sections of a .kfm file on the writer's side (docs/format.md, "Model sections").
 #include "offline/model.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 
@@ -8,7 +10,28 @@ namespace kfm::offline {
 
 bool is_model_section(std::uint32_t tag) noexcept {
     namespace t = format::tag;
-    return tag == t::preprocess || tag == t::task || tag == t::head || tag == t::bias || tag == t::labels;
+    return tag == t::preprocess || tag == t::task || tag == t::head || tag == t::head_int8 ||
+           tag == t::head_scales || tag == t::bias || tag == t::labels;
+}
+
+int8_head quantize_head(const std::vector<float>& weights, std::uint32_t outputs) {
+    if (outputs == 0 || weights.size() % outputs != 0) throw std::invalid_argument("quantize_head: weights are not k x D");
+    const std::size_t d = weights.size() / outputs;
+    int8_head q;
+    q.weights.resize(weights.size());
+    for (std::uint32_t j = 0; j < outputs; ++j) {
+        const float* row = weights.data() + j * d;
+        float largest = 0.0f;
+        for (std::size_t i = 0; i < d; ++i) largest = std::max(largest, std::fabs(row[i]));
+        float scale = static_cast<float>(double(largest) / 127.0);
+        if (scale == 0.0f) scale = 1.0f;
+        q.scales.push_back(scale);
+        for (std::size_t i = 0; i < d; ++i) {
+            const double level = std::nearbyint(double(row[i]) / double(scale));
+            q.weights[j * d + i] = static_cast<std::int8_t>(std::clamp(level, -127.0, 127.0));
+        }
+    }
+    return q;
 }
 
 map_contents map_part(const std::uint8_t* bytes, std::size_t size) {
@@ -55,7 +78,16 @@ void add_head(map_contents& map, const linear_head& head) {
     t.bytes.resize(sizeof task);
     std::memcpy(t.bytes.data(), &task, sizeof task);
     map.sections.push_back(std::move(t));
-    map.sections.push_back(make_f32_section(format::tag::head, head.weights));
+    if (head.stored_as == head_dtype::int8) {
+        const int8_head q = quantize_head(head.weights, head.outputs);
+        section w{format::tag::head_int8, format::dtype::i8, q.weights.size(), {}};
+        w.bytes.resize(q.weights.size());
+        std::memcpy(w.bytes.data(), q.weights.data(), w.bytes.size());
+        map.sections.push_back(std::move(w));
+        map.sections.push_back(make_f32_section(format::tag::head_scales, q.scales));
+    } else {
+        map.sections.push_back(make_f32_section(format::tag::head, head.weights));
+    }
     map.sections.push_back(make_f32_section(format::tag::bias, head.bias));
     if (!head.labels.empty()) {
         section l{format::tag::labels, format::dtype::i32, head.labels.size(), {}};

@@ -29,7 +29,8 @@ std::string tag_text(std::uint32_t tag) {
 void check_section(const section& s) {
     std::uint64_t expected = s.bytes.size();
     switch (s.type) {
-        case format::dtype::u8: expected = s.count; break;
+        case format::dtype::u8:
+        case format::dtype::i8: expected = s.count; break;
         case format::dtype::u16: expected = s.count * 2; break;
         case format::dtype::u32:
         case format::dtype::i32:

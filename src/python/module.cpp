@@ -198,7 +198,7 @@ std::vector<float> to_floats(const py::array& a, const char* name, std::size_t e
 // A model file: the map part of `map_bytes` with PREP (when shift/scale are given) and a linear head.
 py::bytes model_bytes(const py::bytes& map_bytes, const py::object& shift, const py::object& scale,
                       const std::string& task, const py::array& weights, const py::array& bias,
-                      const std::vector<std::int32_t>& labels) {
+                      const std::vector<std::int32_t>& labels, const std::string& head_dtype) {
     const std::string_view view = map_bytes;
     std::vector<std::uint8_t> storage(view.begin(), view.end());
     kfm::map map;
@@ -223,6 +223,8 @@ py::bytes model_bytes(const py::bytes& map_bytes, const py::object& shift, const
         head.weights = to_floats(weights, "weights", std::size_t(head.outputs) * map.output_dim());
         head.bias = to_floats(bias, "bias", head.outputs);
         head.labels = labels;
+        if (head_dtype == "int8") head.stored_as = kfm::offline::head_dtype::int8;
+        else if (head_dtype != "f32") throw py::value_error("head_dtype must be 'f32' or 'int8', not '" + head_dtype + "'");
         kfm::offline::add_head(contents, head);
         const std::vector<std::uint8_t> bytes = kfm::offline::serialize_verified(contents);
         return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
@@ -303,7 +305,7 @@ PYBIND11_MODULE(_kfm, m) {
     });
     m.def("build_map", &build_map, py::arg("words"), py::arg("data") = py::none());
     m.def("model_bytes", &model_bytes, py::arg("map_bytes"), py::arg("shift"), py::arg("scale"), py::arg("task"),
-          py::arg("weights"), py::arg("bias"), py::arg("labels"));
+          py::arg("weights"), py::arg("bias"), py::arg("labels"), py::arg("head_dtype") = "f32");
     m.def("read_file", &read_file);
     m.def("write_file", [](const std::string& path, const py::bytes& data) {
         checked_path(path);

@@ -56,6 +56,10 @@ struct map_state {
     std::uint64_t task_count = 0;
     const float* head = nullptr;             // k x output_dim
     std::uint64_t head_count = 0;
+    const std::int8_t* head_int8 = nullptr;  // k x output_dim, in place of head (scaled per output by head_scales)
+    std::uint64_t head_int8_count = 0;
+    const float* head_scales = nullptr;      // k
+    std::uint64_t head_scale_count = 0;
     const float* bias = nullptr;             // k
     std::uint64_t bias_count = 0;
     const std::int32_t* labels = nullptr;    // class_count, strictly increasing

@@ -124,6 +124,13 @@ struct magnitude_bound {
         return M::log2_abs(m);
     }
 
+    // log2 of the largest head weight. The int8 head (|q| <= 2^7, times its output's scale) sums q phi
+    // before scaling, so the bound covers both 2^7 and 2^7 max|scale|.
+    static real log2_max_abs_head(const map_state& map) {
+        if (map.head != nullptr) return log2_max_abs(map.head, map.head_count);
+        return real(7) + larger(real(0), log2_max_abs(map.head_scales, map.head_scale_count));
+    }
+
     // The pre-processed input's norms: its largest entry, 1-norm and 2-norm.
     struct input_norms {
         real inf, one, two;
@@ -251,8 +258,9 @@ struct magnitude_bound {
         for (std::uint32_t i = 0; i < map.segment_count; ++i) features = larger(features, segment_bound(map, map.segments[i], t));
         features = larger(features, log2_max_abs(map.constants, map.constant_count));
         real bound = larger(larger(x.one, t), features);
-        if (map.head != nullptr) {  // a model's scores: every partial sum of W phi + b is <= D max|W| max|phi| + max|b|
-            const real scores = M::log2(real(map.meta->output_dim)) + log2_max_abs(map.head, map.head_count) + features;
+        if (map.head != nullptr || map.head_int8 != nullptr) {
+            // A model's scores: every partial sum of W phi + b is <= D max|W| max|phi| + max|b|.
+            const real scores = M::log2(real(map.meta->output_dim)) + log2_max_abs_head(map) + features;
             bound = larger(bound, log2_sum(scores, log2_max_abs(map.bias, map.bias_count)));
         }
         return bound;

@@ -38,18 +38,26 @@ std::size_t total_bytes(const map_state& map, std::size_t rows) {
     return detail::pipeline_bytes(map, rows) + detail::head_bytes(map, rows);
 }
 
-// w . phi over n values: 16 independent float sums (so the loop vectorises), combined in the accumulator
-// (double; float in the firmware profile on a single-precision FPU, runtime/accumulator.hpp).
-accumulator dot(const float* w, const float* phi, std::size_t n) {
+// w . phi over n values, w float or int8 (each int8 converts to float exactly): 16 independent float sums
+// (so the loop vectorises), combined in the accumulator (double; float in the firmware profile on a
+// single-precision FPU, runtime/accumulator.hpp).
+template <class W>
+accumulator dot(const W* w, const float* phi, std::size_t n) {
     constexpr std::size_t K = 16;
     float partial[K] = {};
     std::size_t i = 0;
     for (; i + K <= n; i += K)
-        for (std::size_t k = 0; k < K; ++k) partial[k] += w[i + k] * phi[i + k];
+        for (std::size_t k = 0; k < K; ++k) partial[k] += float(w[i + k]) * phi[i + k];
     accumulator sum = 0;
     for (std::size_t k = 0; k < K; ++k) sum += partial[k];
     for (; i < n; ++i) sum += accumulator(w[i]) * accumulator(phi[i]);
     return sum;
+}
+
+// Head row j . phi: the float row, or the int8 row's sum times its scale (HDI8, HSCL).
+accumulator head_dot(const map_state& map, std::uint32_t j, const float* phi, std::size_t d) {
+    if (map.head != nullptr) return dot(map.head + j * d, phi, d);
+    return accumulator(map.head_scales[j]) * dot(map.head_int8 + j * d, phi, d);
 }
 
 // scores[j] = bias[j] + head row j . phi; the label for a classifier.
@@ -57,7 +65,7 @@ void apply_head(const map_state& map, const float* phi, float* scores, std::int3
     const std::uint32_t k = outputs(map);
     const std::size_t d = map.meta->output_dim;
     for (std::uint32_t j = 0; j < k; ++j)
-        scores[j] = static_cast<float>(accumulator(map.bias[j]) + dot(map.head + j * d, phi, d));
+        scores[j] = static_cast<float>(accumulator(map.bias[j]) + head_dot(map, j, phi, d));
     if (label == nullptr) return;
     switch (static_cast<fmt::task_kind>(map.task->kind)) {
         case fmt::task_kind::binary: *label = map.labels[scores[0] > 0.0f ? 1 : 0]; break;

@@ -78,6 +78,10 @@ constexpr section_row rows[] = {
     {fmt::tag::task, dtype::record, sizeof(fmt::model_task), element_rule::any, every_projection, attach_task},
     {fmt::tag::head, dtype::f32, 0, element_rule::finite, every_projection,
      attach_array<float, &map_state::head, &map_state::head_count>},
+    {fmt::tag::head_int8, dtype::i8, 0, element_rule::any, every_projection,
+     attach_array<std::int8_t, &map_state::head_int8, &map_state::head_int8_count>},
+    {fmt::tag::head_scales, dtype::f32, 0, element_rule::finite, every_projection,
+     attach_array<float, &map_state::head_scales, &map_state::head_scale_count>},
     {fmt::tag::bias, dtype::f32, 0, element_rule::finite, every_projection,
      attach_array<float, &map_state::bias, &map_state::bias_count>},
     {fmt::tag::labels, dtype::i32, 0, element_rule::any, every_projection,
@@ -108,6 +112,8 @@ std::uint16_t section_since_minor(std::uint32_t tag) noexcept {
         case fmt::tag::gaussian_diagonal:
         case fmt::tag::landmark_norms:
         case fmt::tag::kernel_inverse_root: return 2;
+        case fmt::tag::head_int8:
+        case fmt::tag::head_scales: return 3;
         default: return 0;
     }
 }

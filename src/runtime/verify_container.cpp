@@ -18,7 +18,8 @@ namespace fmt = kfm::format;
 // Element size of an array dtype; 0 for bits and record (sized differently) and for unknown values.
 std::uint64_t element_bytes(std::uint32_t type) {
     switch (static_cast<fmt::dtype>(type)) {
-        case fmt::dtype::u8: return 1;
+        case fmt::dtype::u8:
+        case fmt::dtype::i8: return 1;
         case fmt::dtype::u16: return 2;
         case fmt::dtype::u32: return 4;
         case fmt::dtype::i32: return 4;
@@ -28,7 +29,7 @@ std::uint64_t element_bytes(std::uint32_t type) {
     }
 }
 
-bool dtype_known(std::uint32_t type) { return type >= 1 && type <= 8; }
+bool dtype_known(std::uint32_t type) { return type >= 1 && type <= 9; }
 
 // bytes == the size implied by count and dtype (records of unknown tags: any size).
 bool size_matches(const fmt::section_entry& e, const section_row* known) {

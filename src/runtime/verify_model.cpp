@@ -1,5 +1,5 @@
 // Verification of the optional model sections (format minor 1): input pre-processing (PREP), and the
-// linear head (TASK, HEAD, BIAS, LABL). The container already checked dtypes, CRCs and that every float
+// linear head (TASK, HEAD or the int8 head HDI8 + HSCL of minor 3, BIAS, LABL). The container already checked dtypes, CRCs and that every float
 // is finite; this checks sizes against the map's dimensions and the task, and the value domains.
 #include "runtime/checked.hpp"
 #include "runtime/verify.hpp"
@@ -36,18 +36,34 @@ bool task_consistent(const fmt::model_task& t) {
     }
 }
 
+// The int8 head's weights: k x D of them, and one scale per output, every scale nonzero (finite is the
+// container's element rule).
+status check_int8_head(const map_state& v, std::uint64_t weights, std::uint32_t k) {
+    if (v.head_int8_count != weights || v.head_scale_count != k) return status::bad_section_size;
+    for (std::uint32_t j = 0; j < k; ++j)
+        if (v.head_scales[j] == 0.0f) return status::bad_parameter_value;
+    return status::ok;
+}
+
 status check_head(const map_state& v) {
-    const bool any = v.task != nullptr || v.head != nullptr || v.bias != nullptr || v.labels != nullptr;
+    const bool int8 = v.head_int8 != nullptr || v.head_scales != nullptr;
+    const bool any = v.task != nullptr || v.head != nullptr || int8 || v.bias != nullptr || v.labels != nullptr;
     if (!any) return status::ok;
-    // TASK, HEAD and BIAS come together; LABL only with them.
-    if (v.task == nullptr || v.head == nullptr || v.bias == nullptr) return status::missing_section;
+    // TASK, the weights (HEAD, or HDI8 with HSCL) and BIAS come together; LABL only with them.
+    if (v.head != nullptr && int8) return status::bad_model;
+    const bool weights_present = v.head != nullptr || (v.head_int8 != nullptr && v.head_scales != nullptr);
+    if (v.task == nullptr || !weights_present || v.bias == nullptr) return status::missing_section;
     if (v.task_count != 1) return status::bad_section_size;
     const fmt::model_task& t = *v.task;
     if (!reserved_zero(t) || !task_consistent(t)) return status::bad_model;
     if (t.output_count > max_dim) return status::bad_model;
     std::uint64_t weights = 0;
-    if (!checked_mul(t.output_count, v.meta->output_dim, &weights) || v.head_count != weights)
+    if (!checked_mul(t.output_count, v.meta->output_dim, &weights)) return status::bad_section_size;
+    if (int8) {
+        if (status s = check_int8_head(v, weights, t.output_count); s != status::ok) return s;
+    } else if (v.head_count != weights) {
         return status::bad_section_size;
+    }
     if (v.bias_count != t.output_count) return status::bad_section_size;
     // Labels exactly when classifying, one per class, strictly increasing (hence distinct, checked in O(k)).
     if (t.class_count == 0) return v.labels == nullptr ? status::ok : status::bad_model;

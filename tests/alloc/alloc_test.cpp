@@ -143,9 +143,10 @@ TEST_CASE("no heap allocation in open, the accessors, transform and transform_ba
     }
 }
 
-TEST_CASE("no heap allocation during predict and predict_batch (model files with PREP and a head)") {
-    for (auto kind : {fmt::task_kind::regression, fmt::task_kind::binary, fmt::task_kind::multiclass}) {
-        const file_buffer buffer(kfm::offline::serialize(make_test_model(dense_spec{}, kind, 3)));
+TEST_CASE("no heap allocation during predict and predict_batch (model files with PREP and an f32 or int8 head)") {
+    for (auto kind : {fmt::task_kind::regression, fmt::task_kind::binary, fmt::task_kind::multiclass})
+    for (auto stored_as : {kfm::offline::head_dtype::f32, kfm::offline::head_dtype::int8}) {
+        const file_buffer buffer(kfm::offline::serialize(make_test_model(dense_spec{}, kind, 3, true, stored_as)));
         for (kfm::isa i : {kfm::isa::scalar, kfm::isa::automatic}) {
             const kfm::map m = open_or_fail(buffer, i);
             const std::size_t n = 8, d = m.input_dim(), k = m.head_outputs();

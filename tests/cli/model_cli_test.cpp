@@ -118,6 +118,29 @@ TEST_CASE("cli model: fit, predict, score, inspect and export for every task") {
     predict_in_process(s.path("mr2.kfm"), d.x, &ref_scores, &ref_labels);
     CHECK(kfm::offline::read_npy(s.path("pr2.npy")).data == ref_scores);
 
+    // The int8 head: the same fit stored as int8 weights with a scale per output (format 1.3), a smaller
+    // file, predict equal to kfm::predict in process, labels close to the f32 model's.
+    r = s.kfm("fit map.kfm --x x.npy --y ym.npy --task classification --alpha 1 --head-dtype int8 -o mq.kfm");
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(r.out.find("int8 head") != std::string::npos);
+    REQUIRE(s.kfm("fit map.kfm --x x.npy --y ym.npy --task classification --alpha 1 -o mf.kfm").exit_code == 0);
+    CHECK(slurp(s.dir / "mq.kfm").size() < slurp(s.dir / "mf.kfm").size());
+    r = s.kfm("inspect mq.kfm");
+    CHECK(r.out.find("format 1.3") != std::string::npos);
+    CHECK(r.out.find("3 output(s) over 64 features, int8 weights") != std::string::npos);
+    CHECK(r.out.find("HDI8") != std::string::npos);
+    CHECK(s.kfm("inspect mq.kfm --json").out.find("\"weights\": \"int8\"") != std::string::npos);
+    CHECK(s.kfm("inspect mf.kfm --json").out.find("\"weights\": \"f32\"") != std::string::npos);
+    REQUIRE(s.kfm("predict mq.kfm --in x.npy --out pq.npy --scores sq.npy").exit_code == 0);
+    REQUIRE(s.kfm("predict mf.kfm --in x.npy --out pf.npy").exit_code == 0);
+    predict_in_process(s.path("mq.kfm"), d.x, &ref_scores, &ref_labels);
+    CHECK(kfm::offline::read_npy(s.path("sq.npy")).data == ref_scores);
+    const auto int8_labels = kfm::offline::read_npy(s.path("pq.npy")).data;
+    const auto f32_labels = kfm::offline::read_npy(s.path("pf.npy")).data;
+    std::size_t same = 0;
+    for (std::size_t i = 0; i < d.x.rows; ++i) same += int8_labels[i] == f32_labels[i] ? 1 : 0;
+    CHECK(same >= d.x.rows * 97 / 100);
+
     // Export: a header with the bytes and the macros.
     REQUIRE(s.kfm("export mm.kfm --c-header model.h --name my_model").exit_code == 0);
     const std::string h = slurp(s.dir / "model.h");
@@ -135,6 +158,20 @@ TEST_CASE("cli model: fit, predict, score, inspect and export for every task") {
         CHECK(r.exit_code == 0);
         CHECK(r.out.find(std::string("usage: kfm ") + c) != std::string::npos);
     }
+}
+
+TEST_CASE("cli model: fit warns when the int8 head loses training score, naming the int8 weights") {
+    data_set d;
+    const scratch& s = d.dir;
+    // A near-interpolating regression (tiny alpha): large cancelling weights whose int8 rounding costs R^2.
+    auto r = s.kfm("fit map.kfm --x x.npy --y yr.npy --task regression --alpha 1e-6 --head-dtype int8 -o mq.kfm");
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(r.err.find("warning: the model's int8 head weights lose accuracy") != std::string::npos);
+    CHECK(r.err.find("--head-dtype f32 keeps the float32 weights") != std::string::npos);
+    CHECK(fs::exists(s.dir / "mq.kfm"));
+    r = s.kfm("fit map.kfm --x x.npy --y yr.npy --task regression --alpha 1e-6 -o mf.kfm");
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(r.err.find("warning") == std::string::npos);
 }
 
 TEST_CASE("cli model: bad input gets one error line and writes nothing") {
@@ -161,6 +198,8 @@ TEST_CASE("cli model: bad input gets one error line and writes nothing") {
     check_error(s.kfm("fit map.kfm --x x.npy --y yr.npy --task clustering -o out.kfm"), "--task must be");
     check_error(s.kfm("fit map.kfm --x x.npy --y yr.npy --task regression --standardize --minmax -o out.kfm"),
                 "exclude each other");
+    check_error(s.kfm("fit map.kfm --x x.npy --y yr.npy --task regression --head-dtype f16 -o out.kfm"),
+                "--head-dtype must be f32 or int8");
     CHECK_FALSE(fs::exists(s.dir / "out.kfm"));
 
     check_error(s.kfm("predict map.kfm --in x.npy --out p.npy"), "no linear head");

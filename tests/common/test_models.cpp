@@ -33,11 +33,22 @@ offline::input_scaling make_test_scaling(std::uint32_t d, std::uint64_t seed) {
 }
 
 offline::map_contents make_test_model(const dense_spec& spec, format::task_kind kind, std::uint32_t k,
-                                      bool with_scaling) {
+                                      bool with_scaling, offline::head_dtype stored_as) {
     offline::map_contents map = make_dense_map(spec);
     if (with_scaling) offline::add_preprocessing(map, make_test_scaling(spec.input_dim));
-    offline::add_head(map, make_test_head(map, kind, k));
+    offline::linear_head head = make_test_head(map, kind, k);
+    head.stored_as = stored_as;
+    offline::add_head(map, head);
     return map;
+}
+
+std::vector<double> applied_weights(const offline::linear_head& head) {
+    if (head.stored_as == offline::head_dtype::f32) return std::vector<double>(head.weights.begin(), head.weights.end());
+    const offline::int8_head q = offline::quantize_head(head.weights, head.outputs);
+    const std::size_t d = head.weights.size() / head.outputs;
+    std::vector<double> w(q.weights.size());
+    for (std::size_t i = 0; i < w.size(); ++i) w[i] = double(q.weights[i]) * double(q.scales[i / d]);
+    return w;
 }
 
 }  // namespace kfm::test

@@ -1,6 +1,7 @@
 // Small model files for the tests: a map from test_maps.hpp plus deterministic PREP and head sections.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "common/test_maps.hpp"
 #include "offline/model.hpp"
@@ -15,8 +16,13 @@ offline::linear_head make_test_head(const offline::map_contents& map, format::ta
 // Shifts in [-0.5, 0.5), scales in [0.5, 2) (alternating sign) for `d` inputs.
 offline::input_scaling make_test_scaling(std::uint32_t d, std::uint64_t seed = 6);
 
-// make_dense_map(spec) with PREP (when `with_scaling`) and a head.
+// make_dense_map(spec) with PREP (when `with_scaling`) and a head stored as `stored_as`.
 offline::map_contents make_test_model(const dense_spec& spec, format::task_kind kind, std::uint32_t k,
-                                      bool with_scaling = true);
+                                      bool with_scaling = true,
+                                      offline::head_dtype stored_as = offline::head_dtype::f32);
+
+// The weights a file made from `head` applies, in double: head.weights, or for an int8 head q * scale of
+// offline::quantize_head (the dequantised head).
+std::vector<double> applied_weights(const offline::linear_head& head);
 
 }  // namespace kfm::test

@@ -65,6 +65,10 @@ const std::vector<sample_file>& sample_files() {
         model.projection_dim = 6;
         out.push_back({"multiclass model (test_models)",
                        kfm::offline::serialize(make_test_model(model, fmt::task_kind::multiclass, 3))});
+        // A regression model with the int8 head (HDI8, HSCL in place of HEAD).
+        out.push_back({"int8-head model (test_models)",
+                       kfm::offline::serialize(make_test_model(model, fmt::task_kind::regression, 2, true,
+                                                               kfm::offline::head_dtype::int8))});
         std::set<std::pair<std::uint32_t, std::vector<std::uint32_t>>> seen;
         for (const auto& config : builder_configs(6, 16)) {
             if (config.options.method == fmt::method::srf) continue;

@@ -3,9 +3,11 @@
 // minor a file needs, and a minor-0 file still opens as before.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 #include "common/test_models.hpp"
@@ -309,5 +311,132 @@ TEST_CASE("model sections: each per-element rule holds at the first, middle and 
         auto fine = classes;  // a larger gap keeps the order
         set_value<std::int32_t>(*find(fine, fmt::tag::labels), pair - 1, before - 5);
         CHECK(open_contents(fine) == status::ok);
+    }
+}
+
+// The int8 head of minor 3: HDI8 (i8, k x D) and HSCL (f32, k) in place of HEAD.
+namespace {
+
+kfm::offline::map_contents int8_model(fmt::task_kind kind, std::uint32_t k) {
+    return make_test_model(dense_spec{}, kind, k, true, kfm::offline::head_dtype::int8);
+}
+
+}  // namespace
+
+TEST_CASE("int8 head: round-trips, is stamped 1.3 (an f32 head still 1.1), and a 1.2 reader refuses it") {
+    auto model = int8_model(fmt::task_kind::multiclass, 3);
+    CHECK(find(model, fmt::tag::head) == nullptr);
+    const auto bytes = kfm::offline::serialize(model);
+    CHECK(minor_of(bytes) == 3);
+    CHECK(minor_of(kfm::offline::serialize(make_test_model(dense_spec{}, fmt::task_kind::multiclass, 3))) == 1);
+    kfm::map m;
+    const file_buffer buffer(bytes);
+    REQUIRE(kfm::open(buffer.data(), buffer.size(), &m, kfm::isa::scalar) == status::ok);
+    const auto& s = *kfm::detail::state_of(m);
+    CHECK(s.head == nullptr);
+    const auto head = make_test_head(make_dense_map(dense_spec{}), fmt::task_kind::multiclass, 3);
+    const auto q = kfm::offline::quantize_head(head.weights, 3);
+    REQUIRE(s.head_int8_count == q.weights.size());
+    CHECK(std::memcmp(s.head_int8, q.weights.data(), q.weights.size()) == 0);
+    REQUIRE(s.head_scale_count == 3);
+    CHECK(std::memcmp(s.head_scales, q.scales.data(), 3 * sizeof(float)) == 0);
+
+    // The file as a 1.2 writer would have stamped it: HDI8 and HSCL are not 1.2 sections.
+    auto older = bytes;
+    const std::uint16_t two = 2;
+    std::memcpy(older.data() + offsetof(fmt::file_header, version_minor), &two, 2);
+    reseal_header(older);
+    const file_buffer old(older);
+    CHECK(kfm::open(old.data(), old.size(), &m) == status::bad_section_table);
+}
+
+TEST_CASE("int8 head: quantize_head rounds each weight to within half its output's scale") {
+    const auto head = make_test_head(make_dense_map(dense_spec{}), fmt::task_kind::regression, 3);
+    std::vector<float> weights = head.weights;
+    const std::size_t d = weights.size() / 3;
+    std::fill(weights.begin() + std::ptrdiff_t(d), weights.begin() + std::ptrdiff_t(2 * d), 0.0f);  // an all-zero row
+    const auto q = kfm::offline::quantize_head(weights, 3);
+    REQUIRE(q.scales.size() == 3);
+    CHECK(q.scales[1] == 1.0f);
+    for (std::size_t j : {std::size_t(0), std::size_t(2)}) {
+        float largest = 0.0f;
+        for (std::size_t i = 0; i < d; ++i) largest = std::max(largest, std::fabs(weights[j * d + i]));
+        CHECK(q.scales[j] == static_cast<float>(double(largest) / 127.0));
+    }
+    bool reaches_127 = false;
+    for (std::size_t i = 0; i < weights.size(); ++i) {
+        const double scale = q.scales[i / d];
+        CHECK(std::fabs(double(q.weights[i]) * scale - double(weights[i])) <= 0.5 * scale * (1 + 1e-6));
+        CHECK(std::abs(int(q.weights[i])) <= 127);
+        reaches_127 |= std::abs(int(q.weights[i])) == 127;
+    }
+    CHECK(reaches_127);
+    weights.push_back(1.0f);  // 3 D + 1 weights are not 3 rows
+    CHECK_THROWS_AS(kfm::offline::quantize_head(weights, 3), std::invalid_argument);
+    CHECK_THROWS_AS(kfm::offline::quantize_head(weights, 0), std::invalid_argument);
+}
+
+TEST_CASE("int8 head: sizes against k x D, HSCL against k; HEAD and HDI8 exclude each other") {
+    auto weights = int8_model(fmt::task_kind::multiclass, 3);
+    shrink<std::int8_t>(*find(weights, fmt::tag::head_int8));
+    CHECK(open_contents(weights) == status::bad_section_size);
+    auto scales = int8_model(fmt::task_kind::multiclass, 3);
+    shrink<float>(*find(scales, fmt::tag::head_scales));
+    CHECK(open_contents(scales) == status::bad_section_size);
+
+    auto both = int8_model(fmt::task_kind::regression, 2);
+    auto f32_model = make_test_model(dense_spec{}, fmt::task_kind::regression, 2);
+    both.sections.push_back(*find(f32_model, fmt::tag::head));
+    CHECK(open_contents(both) == status::bad_model);
+
+    for (std::uint32_t tag : {fmt::tag::head_int8, fmt::tag::head_scales, fmt::tag::task, fmt::tag::bias}) {
+        auto m = int8_model(fmt::task_kind::regression, 2);
+        drop(m, tag);
+        CAPTURE(tag);
+        CHECK(open_contents(m) == status::missing_section);
+    }
+    auto scales_only = make_dense_map(dense_spec{});
+    auto source = int8_model(fmt::task_kind::regression, 2);
+    scales_only.sections.push_back(*find(source, fmt::tag::head_scales));
+    CHECK(open_contents(scales_only) == status::missing_section);
+}
+
+// Every HSCL scale finite and nonzero, every HDI8 byte (the full int8 range, -128 too) accepted, at the
+// first, a middle and the last element.
+TEST_CASE("int8 head: each per-element rule holds at the first, middle and last element") {
+    const auto base = int8_model(fmt::task_kind::regression, 3);
+    REQUIRE(open_contents(base) == status::ok);
+    const std::size_t weights = 3 * std::size_t(base.meta.output_dim);
+    for (std::size_t i : {std::size_t(0), std::size_t(1), std::size_t(2)})
+        for (float bad : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                          -std::numeric_limits<float>::infinity(), 0.0f, -0.0f}) {
+            CAPTURE(i);
+            CAPTURE(bad);
+            auto m = base;
+            set_value(*find(m, fmt::tag::head_scales), i, bad);
+            CHECK(open_contents(m) == status::bad_parameter_value);
+        }
+    for (std::size_t i : {std::size_t(0), weights / 2, weights - 1})
+        for (std::int8_t value : {std::int8_t(-128), std::int8_t(127), std::int8_t(0)}) {
+            CAPTURE(i);
+            CAPTURE(int(value));
+            auto m = base;
+            set_value(*find(m, fmt::tag::head_int8), i, value);
+            CHECK(open_contents(m) == status::ok);
+        }
+    auto negative = base;  // a negative scale is a valid scale
+    set_value(*find(negative, fmt::tag::head_scales), 1, -0.5f);
+    CHECK(open_contents(negative) == status::ok);
+}
+
+TEST_CASE("int8 head: the finite-output bound covers the dequantised weights") {
+    auto fine = int8_model(fmt::task_kind::regression, 2);
+    set_value(*find(fine, fmt::tag::head_scales), 1, 1e20f);
+    CHECK(open_contents(fine) == status::ok);
+    for (std::size_t i : {std::size_t(0), std::size_t(1)}) {
+        CAPTURE(i);
+        auto huge = int8_model(fmt::task_kind::regression, 2);
+        set_value(*find(huge, fmt::tag::head_scales), i, 3e38f);  // 127 * 3e38 overflows float
+        CHECK(open_contents(huge) == status::value_too_large);
     }
 }

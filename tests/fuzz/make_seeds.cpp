@@ -46,7 +46,7 @@ int main(int argc, char** argv) {
     for (const char* target : {"map", "open", "model", "npy"}) std::filesystem::create_directories(dir / target);
     const kfm::format::task_kind heads[] = {kfm::format::task_kind::regression, kfm::format::task_kind::binary,
                                             kfm::format::task_kind::multiclass};
-    std::size_t n = 0;
+    std::size_t n = 0, int8_seeds = 0;
     for (unsigned d : {3u, 6u}) {
         for (const auto& config : kfm::test::builder_configs(d, 16)) {
             const auto bytes = kfm::offline::serialize(kfm::offline::build_map(config.options));
@@ -63,8 +63,18 @@ int main(int argc, char** argv) {
                 scaling.scale.push_back(j % 2 ? -1.5f : 0.75f);
             }
             kfm::offline::add_preprocessing(model, scaling);
-            kfm::offline::add_head(model, seed_head(heads[n % 3], model.meta.output_dim));
+            const auto plain = model;
+            kfm::offline::linear_head head = seed_head(heads[n % 3], model.meta.output_dim);
+            kfm::offline::add_head(model, head);
             write(dir / "model" / name, kfm::offline::serialize(model));
+            // For d = 3, the same model with the int8 head (HDI8, HSCL).
+            if (d == 3) {
+                auto int8_model = plain;
+                head.stored_as = kfm::offline::head_dtype::int8;
+                kfm::offline::add_head(int8_model, head);
+                write(dir / "model" / (name + "-int8"), kfm::offline::serialize(int8_model));
+                ++int8_seeds;
+            }
             ++n;
         }
     }
@@ -72,6 +82,7 @@ int main(int argc, char** argv) {
     write(dir / "npy" / "rows", kfm::offline::encode_npy_f32(2, 3, values.data()));
     write(dir / "npy" / "vector", kfm::offline::encode_npy_f32(1, 6, values.data()));
     write(dir / "npy" / "empty", kfm::offline::encode_npy_f32(0, 3, values.data()));
-    std::printf("wrote %zu map and model seeds and 3 npy seeds into %s\n", n, dir.c_str());
+    std::printf("wrote %zu map and model seeds, %zu int8-head model seeds and 3 npy seeds into %s\n", n, int8_seeds,
+                dir.c_str());
     return 0;
 }

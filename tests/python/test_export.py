@@ -401,3 +401,35 @@ def test_a_header_name_c_cannot_use_is_refused_and_nothing_is_written(name, reas
     with pytest.raises(ValueError, match="is the model file's own path"):
         export(pipe, tmp_path / "old.kfm", c_header=tmp_path / "old.kfm")
     assert sorted(os.listdir(tmp_path)) == ["old.kfm"] and (tmp_path / "old.kfm").read_bytes() == b"old"
+
+
+@pytest.mark.parametrize("labels", LABEL_SETS)
+def test_an_int8_head_exports_the_quantised_weights_and_predicts_with_them(labels, tmp_path):
+    X, y, X_test, _ = split(*classification(LABEL_SETS[labels]))
+    pipe = fit(pipeline(StandardScaler(), features(), RidgeClassifier(alpha=0.5)), X, y)
+    f32 = export_bytes(pipe, X_test)
+    data = kfm.sklearn.export(pipe, tmp_path / "model.kfm", X_test, head_dtype="int8")
+    assert data == (tmp_path / "model.kfm").read_bytes()
+    info = kfm.FeatureMap.from_bytes(data).inspect()
+    tags = {section["tag"] for section in info["sections"]}
+    assert {"HDI8", "HSCL"} <= tags and "HEAD" not in tags
+    k, features_out = (1 if labels == "binary" else 3), pipe.named_steps["map"].feature_map_.output_dim
+    assert len(f32) - len(data) >= 3 * k * features_out - 128  # a quarter of the head's bytes, up to padding
+    # The scores are the pipeline's with the weights rounded to their output's int8 grid, in double.
+    coef = np.atleast_2d(pipe.named_steps["head"].coef_)
+    scales = np.abs(coef.astype(np.float32)).max(axis=1, keepdims=True).astype(np.float64) / 127.0
+    scales = scales.astype(np.float32).astype(np.float64)
+    dequantised = np.clip(np.round(coef.astype(np.float32) / scales), -127, 127) * scales
+    phi = pipe[:-1].transform(X_test).astype(np.float64)
+    expected = phi @ dequantised.T + pipe.named_steps["head"].intercept_
+    model = kfm.Model(tmp_path / "model.kfm")
+    assert_close(model.decision_function(X_test), expected.reshape(model.decision_function(X_test).shape))
+    assert (model.predict(X_test) == pipe.predict(X_test)).mean() >= 0.97
+
+
+def test_an_unknown_head_dtype_is_refused(tmp_path):
+    X, y, _, _ = split(*classification(LABEL_SETS["binary"]))
+    pipe = fit(pipeline(None, features(), RidgeClassifier()), X, y)
+    with pytest.raises(ValueError, match="head_dtype must be 'f32' or 'int8'"):
+        export(pipe, tmp_path / "model.kfm", head_dtype="f16")
+    assert not (tmp_path / "model.kfm").exists()

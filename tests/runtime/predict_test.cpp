@@ -26,9 +26,11 @@ struct reference {
     double magnitude = 0.0;  // sum |b| + sum |w phi|: the rounding scale of the scores
 };
 
-// transform on the same map, then b + W phi in double from the head the file was built with.
+// transform on the same map, then b + W phi in double from the head the file was built with (an int8
+// head dequantised, applied_weights).
 reference transform_and_dot(const kfm::map& m, const kfm::offline::linear_head& head, const float* x) {
     const std::size_t D = m.output_dim();
+    const std::vector<double> weights = applied_weights(head);
     std::vector<std::uint8_t> ws(kfm::workspace_bytes(m, 1));
     std::vector<float> phi(D);
     REQUIRE(kfm::transform(m, x, m.input_dim(), phi.data(), D, ws.data(), ws.size()) == status::ok);
@@ -37,7 +39,7 @@ reference transform_and_dot(const kfm::map& m, const kfm::offline::linear_head& 
         double s = head.bias[j];
         r.magnitude += std::fabs(s);
         for (std::size_t i = 0; i < D; ++i) {
-            const double t = double(head.weights[j * D + i]) * double(phi[i]);
+            const double t = weights[j * D + i] * double(phi[i]);
             s += t;
             r.magnitude += std::fabs(t);
         }
@@ -137,16 +139,22 @@ dense_spec varied_spec(int which) {
 
 }  // namespace
 
-TEST_CASE("predict equals transform + dot in double on every ISA: hand-built maps, every task") {
+constexpr kfm::offline::head_dtype head_dtypes[] = {kfm::offline::head_dtype::f32, kfm::offline::head_dtype::int8};
+
+TEST_CASE("predict equals transform + dot in double on every ISA: hand-built maps, every task, f32 and int8 heads") {
     for (int which = 0; which < 3; ++which) {
         const dense_spec spec = varied_spec(which);
-        for (auto kind : {fmt::task_kind::regression, fmt::task_kind::binary, fmt::task_kind::multiclass}) {
-            const auto contents = make_test_model(spec, kind, 4, which != 2);
-            const auto head = make_test_head(make_dense_map(spec), kind, 4);
+        for (auto kind : {fmt::task_kind::regression, fmt::task_kind::binary, fmt::task_kind::multiclass})
+        for (auto stored_as : head_dtypes) {
+            const auto contents = make_test_model(spec, kind, 4, which != 2, stored_as);
+            auto head = make_test_head(make_dense_map(spec), kind, 4);
+            head.stored_as = stored_as;
             const file_buffer buffer(kfm::offline::serialize(contents));
             for (kfm::isa isa : all_isas) {
                 if (!kfm::isa_available(isa)) continue;
-                INFO("spec " << which << ", task " << static_cast<int>(kind) << ", " << kfm::isa_name(isa));
+                INFO("spec " << which << ", task " << static_cast<int>(kind) << ", head "
+                             << (stored_as == kfm::offline::head_dtype::int8 ? "int8" : "f32") << ", "
+                             << kfm::isa_name(isa));
                 const kfm::map m = open_or_fail(buffer, isa);
                 check_predict(m, head);
                 check_batch(m, 9);
@@ -155,16 +163,19 @@ TEST_CASE("predict equals transform + dot in double on every ISA: hand-built map
     }
 }
 
-TEST_CASE("predict equals transform + dot in double on every ISA: a map of every method and projection") {
-    for (const auto& config : builder_configs(13, 64)) {
+TEST_CASE("predict equals transform + dot in double on every ISA: a map of every method and projection, f32 and int8 heads") {
+    for (const auto& config : builder_configs(13, 64))
+    for (auto stored_as : head_dtypes) {
         auto contents = kfm::offline::build_map(config.options);
         kfm::offline::add_preprocessing(contents, make_test_scaling(contents.meta.input_dim));
-        const auto head = make_test_head(contents, fmt::task_kind::multiclass, 3);
+        auto head = make_test_head(contents, fmt::task_kind::multiclass, 3);
+        head.stored_as = stored_as;
         kfm::offline::add_head(contents, head);
         const file_buffer buffer(kfm::offline::serialize(contents));
         for (kfm::isa isa : all_isas) {
             if (!kfm::isa_available(isa)) continue;
-            INFO(config.label << " on " << kfm::isa_name(isa));
+            INFO(config.label << (stored_as == kfm::offline::head_dtype::int8 ? ", int8 head" : "") << " on "
+                              << kfm::isa_name(isa));
             const kfm::map m = open_or_fail(buffer, isa);
             check_predict(m, head);
             check_batch(m, 11);
@@ -270,8 +281,10 @@ TEST_CASE("predict: binary labels follow the score's sign, multiclass the first 
     }
 }
 
-TEST_CASE("predict: the C API twins") {
-    const file_buffer buffer(kfm::offline::serialize(make_test_model(dense_spec{}, fmt::task_kind::binary, 1)));
+TEST_CASE("predict: the C API twins (f32 and int8 heads)") {
+    for (auto stored_as : head_dtypes) {
+    CAPTURE(stored_as == kfm::offline::head_dtype::int8);
+    const file_buffer buffer(kfm::offline::serialize(make_test_model(dense_spec{}, fmt::task_kind::binary, 1, true, stored_as)));
     kfm_map handle = {{0}};
     CHECK(kfm_task(&handle) == 0);
     CHECK(kfm_predict(&handle, nullptr, 0, nullptr, 0, nullptr, nullptr, 0) == KFM_NOT_OPEN);
@@ -300,18 +313,21 @@ TEST_CASE("predict: the C API twins") {
     CHECK(s2[1] == s_c);
     CHECK(l2[1] == l_c);
     CHECK(std::string(kfm_status_string(KFM_NO_HEAD)).find("head") != std::string::npos);
+    }
 }
 
 // The edges of predict_batch, on every ISA: an empty batch, the smallest strides and workspace, a
 // workspace between one row's and the batch's, labels alone; each row's bits equal predict's.
-TEST_CASE("predict_batch: empty batch, smallest strides and workspace, labels alone; bits equal predict's") {
+TEST_CASE("predict_batch: empty batch, smallest strides and workspace, labels alone; bits equal predict's (f32 and int8 heads)") {
     dense_spec spec;
     spec.input_dim = 7;
     spec.projection_dim = 24;
-    const file_buffer buffer(kfm::offline::serialize(make_test_model(spec, fmt::task_kind::multiclass, 4)));
+    for (auto stored_as : head_dtypes)
     for (kfm::isa isa : all_isas) {
         if (!kfm::isa_available(isa)) continue;
+        const file_buffer buffer(kfm::offline::serialize(make_test_model(spec, fmt::task_kind::multiclass, 4, true, stored_as)));
         CAPTURE(kfm::isa_name(isa));
+        CAPTURE(stored_as == kfm::offline::head_dtype::int8);
         kfm::map m;
         REQUIRE(kfm::open(buffer.data(), buffer.size(), &m, isa) == status::ok);
         const std::size_t d = m.input_dim(), k = m.head_outputs(), n = 9;
