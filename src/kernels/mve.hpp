@@ -200,6 +200,10 @@ inline kfm_mve_f fma(const kfm_mve_f& a, const kfm_mve_f& b, const kfm_mve_f& c)
 inline kfm_mve_f fnma(const kfm_mve_f& a, const kfm_mve_f& b, const kfm_mve_f& c) noexcept {
     return vfmsq_f32(c.data, a.data, b.data);
 }
+// a * b - c with one rounding: -(c - a * b), the negation exact.
+inline kfm_mve_f fms(const kfm_mve_f& a, const kfm_mve_f& b, const kfm_mve_f& c) noexcept {
+    return vnegq_f32(vfmsq_f32(c.data, a.data, b.data));
+}
 // max and min: IEEE maxNum / minNum, one instruction each (a comparison and a select cost 5: GCC 12 moves
 // the predicate through a core register). The same as the scalar kernels' comparisons for every finite or
 // infinite value; a NaN operand gives the other one, as the scalar max0 does (the kernels specify finite

@@ -36,6 +36,8 @@ V select(const Condition& condition, const V& if_true, const V& if_false) noexce
 template <class V>
 V fnma(const V& a, const V& b, const V& c) noexcept;
 template <class V>
+V fms(const V& a, const V& b, const V& c) noexcept;
+template <class V>
 auto hadd(const V& v) noexcept;
 
 }  // namespace xsimd
