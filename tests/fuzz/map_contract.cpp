@@ -62,8 +62,10 @@ void check_open_map(const map& m, isa i, const std::uint8_t* bytes, std::size_t 
     if (!untouched(out)) violated("a refused transform wrote to the output", i);
 
     // Bounded finite input: finite output, and nothing past output_dim.
-    if (transform(m, x.data(), d, out.data(), D, workspace.data(), workspace.size()) != status::ok)
+    if (const status s = transform(m, x.data(), d, out.data(), D, workspace.data(), workspace.size()); s != status::ok) {
+        std::fprintf(stderr, "transform: %s\n", status_string(s));
         violated("a valid transform failed", i);
+    }
     for (std::size_t k = 0; k < D; ++k)
         if (!std::isfinite(out[k])) violated("non-finite output for a bounded finite input", i);
     if (std::memcmp(&out[D], &sentinel, sizeof sentinel) != 0) violated("wrote past output_dim", i);
