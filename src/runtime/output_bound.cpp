@@ -259,8 +259,8 @@ struct magnitude_bound {
         features = larger(features, log2_max_abs(map.constants, map.constant_count));
         real bound = larger(larger(x.one, t), features);
         // A map that normalises its input still computes PREP's x' = (x - shift) scale first: it must be
-        // finite too (input_bound's norms are those after normalising).
-        bound = larger(bound, scaled_input_bound(map));
+        // finite too (input_bound's norms are those after normalising; for other maps x.one covers it).
+        if ((map.meta->flags & fmt::meta_flag_normalize_input) != 0) bound = larger(bound, scaled_input_bound(map));
         if (map.head != nullptr || map.head_int8 != nullptr) {
             // A model's scores: every partial sum of W phi + b is <= D max|W| max|phi| + max|b|.
             const real scores = M::log2(real(map.meta->output_dim)) + log2_max_abs_head(map) + features;
