@@ -32,7 +32,7 @@
 #include "isa_util.hpp"
 #include "kfm/offline.hpp"
 #include "map_bench.hpp"
-#include "offline/ssf_energy.hpp"
+#include "offline/methods/ssf/ssf_energy.hpp"
 #include "runtime/projection.hpp"
 #include "runtime/map_state.hpp"
 

@@ -39,9 +39,9 @@ struct build_options {
     std::string arccos_pairs = "reflected";
     // SSF
     unsigned radial_points = 0;             // M; 0: the rule's own (auto: 2 or 1, antithetic 2, else 1)
-    std::string radial_rule = "auto";       // auto | midpoint | shifted | antithetic | stratified (src/offline/ssf_radii.hpp)
+    std::string radial_rule = "auto";       // auto | midpoint | shifted | antithetic | stratified (src/offline/methods/ssf/ssf_radii.hpp)
     unsigned sweeps = 10;                   // T
-    unsigned fft_size = 0;                  // 0: one block for all directions, capped (src/offline/build_ssf.cpp);
+    unsigned fft_size = 0;                  // 0: one block for all directions, capped (src/offline/methods/ssf/build_ssf.cpp);
                                             // ssf_fft_size_smallest: the smallest power of two > d/2 (fastest)
     bool show_progress = false;             // progress on stderr for long optimiser runs
     // quadrature

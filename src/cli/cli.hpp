@@ -11,7 +11,7 @@
 
 #include "kfm/kfm.hpp"
 #include "kfm/offline.hpp"
-#include "offline/npy.hpp"
+#include "offline/io/npy.hpp"
 
 namespace kfm::cli {
 

@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "cli/cli.hpp"
-#include "offline/random.hpp"
+#include "offline/sampling/random.hpp"
 
 namespace kfm::cli {
 namespace {

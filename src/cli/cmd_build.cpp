@@ -4,8 +4,8 @@
 
 #include "cli/cli.hpp"
 #include "kfm/offline.hpp"
-#include "offline/bandwidth.hpp"
-#include "offline/npy.hpp"
+#include "offline/fit/bandwidth.hpp"
+#include "offline/io/npy.hpp"
 
 namespace kfm::cli {
 namespace {

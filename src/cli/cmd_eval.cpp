@@ -5,8 +5,8 @@
 
 #include "cli/cli.hpp"
 #include "kfm/offline.hpp"
-#include "offline/evaluate.hpp"
-#include "offline/npy.hpp"
+#include "offline/evaluate/evaluate.hpp"
+#include "offline/io/npy.hpp"
 #include "runtime/map_state.hpp"
 
 namespace kfm::cli {

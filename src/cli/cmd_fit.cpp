@@ -1,5 +1,5 @@
 // `kfm fit`: ridge regression / one-vs-rest ridge classification on a map's features (exact, double
-// precision, src/offline/ridge.cpp), optional input scaling learned from X, written as a model file:
+// precision, src/offline/fit/ridge.cpp), optional input scaling learned from X, written as a model file:
 // the map's sections plus PREP, TASK, HEAD, BIAS (and LABL) through write_map_file.
 #include <chrono>
 #include <cmath>
@@ -7,8 +7,8 @@
 
 #include "cli/model_data.hpp"
 #include "kfm/offline.hpp"
-#include "offline/model.hpp"
-#include "offline/ridge.hpp"
+#include "offline/fit/model.hpp"
+#include "offline/fit/ridge.hpp"
 
 namespace kfm::cli {
 namespace {

@@ -3,8 +3,8 @@
 #include <stdexcept>
 
 #include "cli/cli.hpp"
-#include "offline/npy.hpp"
-#include "offline/parallel_map.hpp"
+#include "offline/io/npy.hpp"
+#include "offline/evaluate/parallel_map.hpp"
 
 namespace kfm::cli {
 

@@ -5,8 +5,8 @@
 // classification target: which of the row's first three values (all of them when d < 3) is largest.
 #include "cli/cli.hpp"
 #include "kfm/offline.hpp"
-#include "offline/npy.hpp"
-#include "offline/random.hpp"
+#include "offline/io/npy.hpp"
+#include "offline/sampling/random.hpp"
 
 namespace kfm::cli {
 

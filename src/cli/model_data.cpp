@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "offline/ridge.hpp"
+#include "offline/fit/ridge.hpp"
 
 namespace kfm::cli {
 

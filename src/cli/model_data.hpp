@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cli/cli.hpp"
-#include "offline/npy.hpp"
+#include "offline/io/npy.hpp"
 
 namespace kfm::cli {
 

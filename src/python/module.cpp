@@ -17,10 +17,10 @@
 #include "cli/cli.hpp"
 #include "kfm/kfm.hpp"
 #include "kfm/offline.hpp"
-#include "offline/bandwidth.hpp"
-#include "offline/evaluate.hpp"
-#include "offline/model.hpp"
-#include "offline/parallel_map.hpp"
+#include "offline/fit/bandwidth.hpp"
+#include "offline/evaluate/evaluate.hpp"
+#include "offline/fit/model.hpp"
+#include "offline/evaluate/parallel_map.hpp"
 
 namespace py = pybind11;
 

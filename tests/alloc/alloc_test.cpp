@@ -11,7 +11,7 @@
 #include "common/builder_configs.hpp"
 #include "common/test_maps.hpp"
 #include "common/test_models.hpp"
-#include "offline/builders.hpp"
+#include "offline/methods/builders.hpp"
 
 extern "C" {
 void* __libc_malloc(std::size_t);

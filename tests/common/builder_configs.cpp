@@ -1,6 +1,6 @@
 #include "builder_configs.hpp"
 
-#include "offline/random.hpp"
+#include "offline/sampling/random.hpp"
 
 namespace kfm::test {
 namespace {

@@ -7,7 +7,7 @@
 #include <initializer_list>
 #include <string>
 
-#include "offline/npy.hpp"
+#include "offline/io/npy.hpp"
 
 namespace kfm::test {
 

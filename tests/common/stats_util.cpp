@@ -10,7 +10,7 @@
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/quadrature/gauss_kronrod.hpp>
 
-#include "offline/random.hpp"
+#include "offline/sampling/random.hpp"
 
 namespace kfm::test {
 

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "offline/random.hpp"
+#include "offline/sampling/random.hpp"
 #include "runtime/crc32c.hpp"
 
 namespace kfm::test {

@@ -1,7 +1,7 @@
 // Implementation of the model-file test helpers (test_models.hpp).
 #include "common/test_models.hpp"
 
-#include "offline/random.hpp"
+#include "offline/sampling/random.hpp"
 
 namespace kfm::test {
 

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "common/test_maps.hpp"
-#include "offline/model.hpp"
+#include "offline/fit/model.hpp"
 
 namespace kfm::test {
 

@@ -15,7 +15,7 @@
 #include "common/builder_configs.hpp"
 #include "common/test_maps.hpp"
 #include "common/test_models.hpp"
-#include "offline/random.hpp"
+#include "offline/sampling/random.hpp"
 #include "runtime/section_table.hpp"
 
 namespace fmt = kfm::format;

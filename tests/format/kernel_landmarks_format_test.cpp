@@ -10,7 +10,7 @@
 
 #include "common/test_maps.hpp"
 #include "kfm/offline.hpp"
-#include "offline/random.hpp"
+#include "offline/sampling/random.hpp"
 
 namespace fmt = kfm::format;
 using kfm::status;

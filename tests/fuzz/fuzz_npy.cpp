@@ -1,4 +1,4 @@
-// libFuzzer target: the .npy reader (src/offline/npy.cpp). Any input either parses into rows x cols
+// libFuzzer target: the .npy reader (src/offline/io/npy.cpp). Any input either parses into rows x cols
 // values or throws std::runtime_error with the name as prefix; nothing else (no other exception, no read
 // outside the buffer: AddressSanitizer).
 #include <cstdio>
@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "offline/npy.hpp"
+#include "offline/io/npy.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     try {

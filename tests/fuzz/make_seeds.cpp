@@ -9,8 +9,8 @@
 
 #include "common/builder_configs.hpp"
 #include "kfm/offline.hpp"
-#include "offline/model.hpp"
-#include "offline/npy.hpp"
+#include "offline/fit/model.hpp"
+#include "offline/io/npy.hpp"
 
 namespace {
 

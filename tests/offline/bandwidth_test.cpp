@@ -1,4 +1,4 @@
-// Data-driven Gaussian bandwidths (src/offline/bandwidth.cpp): the median heuristic is the lower median
+// Data-driven Gaussian bandwidths (src/offline/fit/bandwidth.cpp): the median heuristic is the lower median
 // of the pairwise distances of (evenly spaced, at most max_rows) rows; the scale rule is scikit-learn's
 // gamma = 1 / (d Var) as sigma = sqrt(d Var / 2); degenerate data throws.
 #include <doctest/doctest.h>
@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "offline/bandwidth.hpp"
-#include "offline/random.hpp"
+#include "offline/fit/bandwidth.hpp"
+#include "offline/sampling/random.hpp"
 
 using namespace kfm::offline;
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "kfm/offline.hpp"
-#include "offline/random.hpp"
+#include "offline/sampling/random.hpp"
 
 using kfm::format::kernel;
 using kfm::offline::exact_kernel;

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "kernels/kernel_table.hpp"
-#include "offline/random.hpp"
-#include "offline/sections.hpp"
+#include "offline/sampling/random.hpp"
+#include "offline/methods/sections.hpp"
 
 using namespace kfm;
 using namespace kfm::offline;

@@ -10,7 +10,7 @@
 
 #include "common/stats_util.hpp"
 #include "kfm/offline.hpp"
-#include "offline/gauss_hermite.hpp"
+#include "offline/methods/gq/gauss_hermite.hpp"
 
 using namespace kfm;
 using namespace kfm::offline;

@@ -15,8 +15,8 @@
 
 #include <unistd.h>
 
-#include "offline/npy.hpp"
-#include "offline/random.hpp"
+#include "offline/io/npy.hpp"
+#include "offline/sampling/random.hpp"
 
 using kfm::offline::npy_array;
 using kfm::offline::parse_npy;

@@ -15,9 +15,9 @@
 #include "common/datasets.hpp"
 #include "common/map_sections.hpp"
 #include "kfm/offline.hpp"
-#include "offline/bandwidth.hpp"
-#include "offline/evaluate.hpp"
-#include "offline/landmarks.hpp"
+#include "offline/fit/bandwidth.hpp"
+#include "offline/evaluate/evaluate.hpp"
+#include "offline/methods/nystroem/landmarks.hpp"
 
 namespace fmt = kfm::format;
 using namespace kfm::offline;

@@ -12,7 +12,7 @@
 #include "common/stats_util.hpp"
 #include "common/test_maps.hpp"
 #include "kfm/offline.hpp"
-#include "offline/butterfly_angles.hpp"
+#include "offline/sampling/butterfly_angles.hpp"
 
 namespace {
 

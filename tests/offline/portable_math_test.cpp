@@ -1,4 +1,4 @@
-// The fits' own elementary functions and Bessel J (src/offline/portable_math.hpp, bessel_recurrence.hpp):
+// The fits' own elementary functions and Bessel J (src/offline/sampling/portable_math.hpp, bessel_recurrence.hpp):
 // accuracy against 50-digit references over the arguments the fits use. That they give the same bits on
 // every architecture is what the builder-bytes list checks under qemu (builder_bytes_test.cpp).
 #include <doctest/doctest.h>
@@ -10,9 +10,9 @@
 #include <limits>
 #include <random>
 
-#include "offline/bessel_recurrence.hpp"
-#include "offline/portable_math.hpp"
-#include "offline/special_functions.hpp"
+#include "offline/sampling/bessel_recurrence.hpp"
+#include "offline/sampling/portable_math.hpp"
+#include "offline/sampling/special_functions.hpp"
 
 namespace {
 

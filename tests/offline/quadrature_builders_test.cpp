@@ -13,11 +13,11 @@
 #include "common/test_maps.hpp"
 #include "kfm/kfm.hpp"
 #include "kfm/offline.hpp"
-#include "offline/butterfly_angles.hpp"
-#include "offline/halton.hpp"
-#include "offline/radial_laws.hpp"
-#include "offline/random.hpp"
-#include "offline/simplex.hpp"
+#include "offline/sampling/butterfly_angles.hpp"
+#include "offline/methods/qmc/halton.hpp"
+#include "offline/sampling/radial_laws.hpp"
+#include "offline/sampling/random.hpp"
+#include "offline/methods/quadrature/simplex.hpp"
 #include "runtime/bits.hpp"
 
 using namespace kfm;

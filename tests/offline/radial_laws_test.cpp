@@ -1,4 +1,4 @@
-// The radial laws of ||w|| (src/offline/radial_laws.hpp) against independent values: closed-form CDFs
+// The radial laws of ||w|| (src/offline/sampling/radial_laws.hpp) against independent values: closed-form CDFs
 // (Matérn nu = 1/2 in d = 1 and 3, nu = 3/2 in d = 1, the gaussian in d = 2), the multivariate-t radial
 // density (Matérn) and the Bessel-K density of a product of two gammas (rational quadratic) integrated
 // with Boost's Gauss-Kronrod rule, and the size-biased draws of the quadrature rule against the quantiles.
@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "offline/radial_laws.hpp"
+#include "offline/sampling/radial_laws.hpp"
 
 using kfm::format::kernel;
 using kfm::offline::kernel_spec;

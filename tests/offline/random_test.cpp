@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "common/stats_util.hpp"
-#include "offline/random.hpp"
+#include "offline/sampling/random.hpp"
 
 using kfm::offline::rng;
 

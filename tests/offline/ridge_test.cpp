@@ -1,4 +1,4 @@
-// The ridge solver (src/offline/ridge.cpp): primal and dual paths equal a direct double-precision solve of
+// The ridge solver (src/offline/fit/ridge.cpp): primal and dual paths equal a direct double-precision solve of
 // the normal equations with an unpenalised intercept; the signed (indefinite kernel) fit equals the dual
 // formula; classification targets and labels; cross-validation picks the alpha with the best fold score.
 #include <doctest/doctest.h>
@@ -7,8 +7,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "offline/random.hpp"
-#include "offline/ridge.hpp"
+#include "offline/sampling/random.hpp"
+#include "offline/fit/ridge.hpp"
 
 using namespace kfm::offline;
 

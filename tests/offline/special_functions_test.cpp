@@ -6,7 +6,7 @@
 #include <boost/multiprecision/cpp_bin_float.hpp>
 #include <cmath>
 
-#include "offline/special_functions.hpp"
+#include "offline/sampling/special_functions.hpp"
 
 namespace {
 

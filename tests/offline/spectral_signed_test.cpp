@@ -6,9 +6,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "offline/random.hpp"
-#include "offline/special_functions.hpp"
-#include "offline/spectral_signed.hpp"
+#include "offline/sampling/random.hpp"
+#include "offline/sampling/special_functions.hpp"
+#include "offline/sampling/spectral_signed.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "offline/srf_fit.hpp"
+#include "offline/methods/srf/srf_fit.hpp"
 
 TEST_CASE("srf fit: mean absolute error at d = 256, a = 4 meets the reference figures") {
     for (auto [p, bound] : {std::pair{7u, 0.0073}, std::pair{20u, 0.0033}}) {

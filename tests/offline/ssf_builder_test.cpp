@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "kfm/offline.hpp"
-#include "offline/ssf_energy.hpp"
+#include "offline/methods/ssf/ssf_energy.hpp"
 
 namespace fmt = kfm::format;
 using namespace kfm::offline;

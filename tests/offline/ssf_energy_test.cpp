@@ -9,8 +9,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "offline/random.hpp"
-#include "offline/ssf_energy.hpp"
+#include "offline/sampling/random.hpp"
+#include "offline/methods/ssf/ssf_energy.hpp"
 
 using namespace kfm::offline;
 

@@ -14,9 +14,9 @@
 
 #include "common/datasets.hpp"
 #include "common/stats_util.hpp"
-#include "offline/evaluate.hpp"
-#include "offline/npy.hpp"
-#include "offline/random.hpp"
+#include "offline/evaluate/evaluate.hpp"
+#include "offline/io/npy.hpp"
+#include "offline/sampling/random.hpp"
 
 namespace kfm::repro {
 

@@ -17,9 +17,9 @@
 
 #include "common/datasets.hpp"
 #include "common/stats_util.hpp"
-#include "offline/evaluate.hpp"
-#include "offline/npy.hpp"
-#include "offline/random.hpp"
+#include "offline/evaluate/evaluate.hpp"
+#include "offline/io/npy.hpp"
+#include "offline/sampling/random.hpp"
 #include "repro/gorf_protocol.hpp"
 #include "repro/protocols.hpp"
 

@@ -12,8 +12,8 @@
 
 #include "common/stats_util.hpp"
 #include "kfm/offline.hpp"
-#include "offline/evaluate.hpp"
-#include "offline/npy.hpp"
+#include "offline/evaluate/evaluate.hpp"
+#include "offline/io/npy.hpp"
 
 namespace kfm::repro {
 

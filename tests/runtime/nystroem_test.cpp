@@ -15,7 +15,7 @@
 #include "common/isa_coverage.hpp"
 #include "common/test_maps.hpp"
 #include "kfm/offline.hpp"
-#include "offline/random.hpp"
+#include "offline/sampling/random.hpp"
 
 namespace fmt = kfm::format;
 using namespace kfm::test;

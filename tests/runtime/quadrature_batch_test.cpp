@@ -16,7 +16,7 @@
 #include "common/test_maps.hpp"
 #include "kernels/kernel_table.hpp"
 #include "kfm/offline.hpp"
-#include "offline/butterfly_angles.hpp"
+#include "offline/sampling/butterfly_angles.hpp"
 #include "runtime/map_state.hpp"
 #include "runtime/projection.hpp"
 

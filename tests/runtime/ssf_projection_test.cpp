@@ -14,7 +14,7 @@
 #include "common/isa_coverage.hpp"
 #include "common/test_maps.hpp"
 #include "kernels/kernel_table.hpp"
-#include "offline/builders.hpp"
+#include "offline/methods/builders.hpp"
 #include "runtime/projection.hpp"
 #include "runtime/map_state.hpp"
 

@@ -9,7 +9,7 @@
 
 #include "common/isa_coverage.hpp"
 #include "common/test_maps.hpp"
-#include "offline/builders.hpp"
+#include "offline/methods/builders.hpp"
 #include "runtime/pipeline.hpp"
 #include "runtime/projection.hpp"
 

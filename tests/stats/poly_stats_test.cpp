@@ -26,8 +26,8 @@
 #include <vector>
 
 #include "common/stats_util.hpp"
-#include "offline/spectral_signed.hpp"
-#include "offline/srf_fit.hpp"
+#include "offline/sampling/spectral_signed.hpp"
+#include "offline/methods/srf/srf_fit.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// SSF default radial rule for the gaussian kernel (src/offline/ssf_radii.hpp): "auto" takes antithetic
+// SSF default radial rule for the gaussian kernel (src/offline/methods/ssf/ssf_radii.hpp): "auto" takes antithetic
 // radii (M = 2, u = U_i and 1 - U_i per direction) when 2m <= 32 and those directions fill a whole FFT
 // block, the midpoint radius otherwise. Checked here: the antithetic radii are unbiased for E[cos(r a)] and the
 // whole map's estimate is unbiased; below one block the default is the midpoint map byte for byte; at
@@ -11,8 +11,8 @@
 
 #include "common/stats_util.hpp"
 #include "kfm/offline.hpp"
-#include "offline/radial_laws.hpp"
-#include "offline/random.hpp"
+#include "offline/sampling/radial_laws.hpp"
+#include "offline/sampling/random.hpp"
 #include "runtime/map_state.hpp"
 
 namespace fmt = kfm::format;
@@ -130,7 +130,7 @@ TEST_CASE("ssf default radial rule at D = 16d: Gram error well below the midpoin
 
 // Matérn and rational quadratic: `auto` takes the stratified rule with one radius per direction,
 // u_k = (pi(k) + U_k) / P, so the stored radii times the length are a Latin sample of ||w|| in 2m dimensions
-// from the kernel's radial law (src/offline/radial_laws.hpp; the quantile function itself is checked
+// from the kernel's radial law (src/offline/sampling/radial_laws.hpp; the quantile function itself is checked
 // against closed forms and integrated densities in tests/offline/radial_laws_test.cpp). Here: the builder
 // uses that law with the right dimension (d = 9 pads to 2m = 10), length and parameter, and stratifies.
 // Each radius alone is a draw of the law: over all seeds, for each of five probabilities q the count of

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "common/stats_util.hpp"
-#include "offline/random.hpp"
+#include "offline/sampling/random.hpp"
 #include "runtime/map_state.hpp"
 
 namespace fmt = kfm::format;
@@ -235,7 +235,7 @@ TEST_CASE("ssf multi-block estimate (D = 16d, 4 FFT blocks) is unbiased for the 
     }
 }
 
-// The default layout (one FFT block for every direction, src/offline/build_ssf.cpp) against the reference
+// The default layout (one FFT block for every direction, src/offline/methods/ssf/build_ssf.cpp) against the reference
 // code's layout and against stacked blocks of the smallest FFT, d = 16, D = 8d and 16d, on Gram matrices of
 // 200 x 200 random points, paired over 24 seeds (each seed builds all three maps). On the per-seed log
 // ratios of the relative Frobenius errors, with 99.8% two-sided Student-t intervals (one-sided 1e-3):

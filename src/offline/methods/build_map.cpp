@@ -1,0 +1,175 @@
+// Dispatches a build request to the builder of its method, between two checks shared by every method:
+// the requested dimensions against the format's limits (before the builder allocates anything), and the
+// built map's dimensions and stored values (so that an impossible request is reported with the option
+// that caused it rather than as a file the runtime refuses).
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "offline/methods/builders.hpp"
+#include "offline/sampling/fourier_kernels.hpp"
+
+namespace kfm::offline {
+namespace {
+
+const std::string limit_text = std::to_string(format::max_dim) + " (2^24, the largest dimension kfm::open accepts)";
+
+[[noreturn]] void over_limit(const std::string& what) {
+    throw std::invalid_argument(what + " is above the limit of " + limit_text);
+}
+
+// A lower bound on the output dimension the method makes of `features`: the methods that round D to a
+// granularity round at least this far. The exact check is check_built_dims, after the build.
+std::uint64_t least_output_dim(const build_options& o) {
+    const std::uint64_t f = o.features;
+    const bool gaussian = scale_mixture_kernel(o.kernel.kind);
+    switch (o.method) {
+        case format::method::quadrature: {  // whole rules of 2 (d + 1) outputs, at least one
+            if (o.partial_rule) return f;
+            const std::uint64_t per_rule = 2 * (std::uint64_t{o.input_dim} + 1);
+            return std::max<std::uint64_t>(1, (f + per_rule / 2) / per_rule) * per_rule;
+        }
+        case format::method::ssf: {  // whole points of 2 M outputs (gaussian) or 2 (arccos)
+            const std::uint64_t per_point = 2 * std::uint64_t{gaussian ? o.radial_points : 1u};
+            return per_point == 0 ? f : (f + per_point - 1) / per_point * per_point;
+        }
+        default: return f;
+    }
+}
+
+// Before any builder runs: the requested sizes fit the format.
+void check_requested_dims(const build_options& o) {
+    if (o.input_dim > format::max_dim) over_limit("--input-dim " + std::to_string(o.input_dim));
+    if (o.features > format::max_dim) over_limit("--features " + std::to_string(o.features));
+    const std::uint64_t least = least_output_dim(o);
+    if (least > format::max_dim)
+        over_limit("--features " + std::to_string(o.features) + " with --input-dim " + std::to_string(o.input_dim) +
+                   " gives " + method_name(o.method) + " at least " + std::to_string(least) + " outputs, which");
+}
+
+// After the build: the exact dimensions the method chose.
+void check_built_dims(const build_options& o, const format::map_meta& m) {
+    const auto check = [&](const char* field, std::uint32_t value, const char* option, std::uint32_t requested) {
+        if (value > format::max_dim)
+            over_limit(std::string(option) + " " + std::to_string(requested) + " makes the " + method_name(o.method) +
+                       " map's " + field + " " + std::to_string(value) + ", which");
+    };
+    check("work_dim", m.work_dim, "--input-dim", o.input_dim);
+    check("projection_dim", m.projection_dim, "--features", o.features);
+    check("output_dim", m.output_dim, "--features", o.features);
+}
+
+std::string shortest(double v) {
+    char text[32];
+    const auto r = std::to_chars(text, text + sizeof text, v);
+    return std::string(text, r.ptr);
+}
+
+// The option whose value scales the stored values of this kernel, quoted with its value and what is
+// wrong with it (frequencies scale as 1 / sigma, so only a tiny bandwidth overflows them; Matérn and the
+// rational quadratic draw heavy-tailed frequencies, the heavier the smaller nu or alpha).
+std::string scaling_option(const kernel_spec& k) {
+    switch (k.kind) {
+        case format::kernel::matern:
+            return "--nu " + shortest(k.nu) + " with --sigma " + shortest(k.sigma) +
+                   " is too small (a small nu draws heavy-tailed frequencies; raise --nu or --sigma)";
+        case format::kernel::rational_quadratic:
+            return "--alpha " + shortest(k.alpha) + " with --sigma " + shortest(k.sigma) +
+                   " is too small (a small alpha draws heavy-tailed frequencies; raise --alpha or --sigma)";
+        case format::kernel::gaussian:
+        case format::kernel::laplacian: return "--sigma " + shortest(k.sigma) + " is too small";
+        case format::kernel::delta_gaussian: return "--sigmas: a bandwidth is too small";
+        case format::kernel::polynomial_sphere: return "--scale " + shortest(k.scale) + " is out of range";
+        default: return "";
+    }
+}
+
+std::string tag_text(std::uint32_t tag) {
+    std::string s;
+    for (int i = 0; i < 4; ++i) s += static_cast<char>((tag >> (8 * i)) & 0xffu);
+    return s;
+}
+
+template <class T>
+bool all_finite(const std::vector<std::uint8_t>& bytes) {
+    for (std::size_t i = 0; i + sizeof(T) <= bytes.size(); i += sizeof(T)) {
+        T v;
+        std::memcpy(&v, bytes.data() + i, sizeof(T));
+        if (!std::isfinite(v)) return false;
+    }
+    return true;
+}
+
+// Stored floating-point values overflow (to Inf or NaN) when a bandwidth is extreme, e.g. W / sigma
+// for a sigma of 1e-300; the runtime refuses such a file, so name the option instead.
+void check_built_values(const build_options& o, const map_contents& map) {
+    for (const section& s : map.sections) {
+        const bool finite = s.type == format::dtype::f32   ? all_finite<float>(s.bytes)
+                            : s.type == format::dtype::f64 ? all_finite<double>(s.bytes)
+                                                           : true;
+        if (finite) continue;
+        const std::string option = scaling_option(o.kernel);
+        const std::string what = "the map's " + tag_text(s.tag) + " section would hold values that are not finite";
+        throw std::invalid_argument(option.empty() ? what : option + ": " + what);
+    }
+}
+
+// The finite-output contract (docs/format.md): open refuses a map whose stored values could turn an input
+// with |x_i| <= 2^20 into Inf or NaN; name the options that made them so large instead.
+void check_output_contract(const build_options& o, const map_contents& map) {
+    const std::vector<std::uint8_t> bytes = serialize(map);
+    std::vector<std::uint64_t> aligned((bytes.size() + 7) / 8);
+    std::memcpy(aligned.data(), bytes.data(), bytes.size());
+    kfm::map opened;
+    if (kfm::open(aligned.data(), bytes.size(), &opened, isa::scalar) != status::value_too_large) return;
+    std::string option = scaling_option(o.kernel);
+    if (o.kernel.kind == format::kernel::polynomial_sphere)
+        option = "--degree " + std::to_string(o.kernel.degree) + " with --input-dim " + std::to_string(o.input_dim) +
+                 " and --scale " + shortest(o.kernel.scale) + " is too large";
+    throw std::invalid_argument((option.empty() ? std::string(method_name(o.method)) : option) +
+                                ": the map's stored values are so large that an input with |x_i| <= " +
+                                std::to_string(format::max_input_abs) +
+                                " could give Inf or NaN features (kfm's finite-output contract; kfm::open refuses the map)");
+}
+
+map_contents build_with_method(const build_options& options) {
+    check_method_supports(options.method, options.kernel.kind);
+    switch (options.method) {
+        case format::method::rff:
+        case format::method::rff_phase:
+        case format::method::orf:
+            return build_random_fourier(options);
+        case format::method::quadrature: return build_quadrature(options);
+        case format::method::sorf: return build_sorf(options);
+        case format::method::qmc: return build_qmc(options);
+        case format::method::ssf: return build_ssf(options);
+        case format::method::gorf:
+        case format::method::grff: return build_gorf(options);
+        case format::method::maclaurin: return build_maclaurin(options);
+        case format::method::tensorsketch: return build_tensorsketch(options);
+        case format::method::srf: return build_srf(options);
+        case format::method::fastfood: return build_fastfood(options);
+        case format::method::gq: return build_gq(options);
+        case format::method::nystroem: return build_nystroem(options);
+        default:
+            break;
+    }
+    throw std::invalid_argument(std::string("method '") + method_name(options.method) +
+                                "' is not available in this build");
+}
+
+}  // namespace
+
+map_contents build_map(const build_options& options) {
+    check_requested_dims(options);
+    map_contents map = build_with_method(options);
+    check_built_dims(options, map.meta);
+    check_built_values(options, map);
+    check_output_contract(options, map);
+    return map;
+}
+
+}  // namespace kfm::offline
