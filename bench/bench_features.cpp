@@ -18,6 +18,9 @@
 #include <string>
 
 #include "isa_util.hpp"
+#if KFM_HAVE_AVX2
+#include "peers/plain_features_avx2.hpp"
+#endif
 
 namespace {
 
@@ -111,7 +114,7 @@ const int registered = [] {
                     const bool phased = kind == nonlinearity::cos_phase;
                     for (std::size_t i = 0; i < n; ++i) in.t[i] = in.scale[i] * in.t[i] + (phased ? in.phase[i] : 0.0f);
                     for (auto _ : state) {
-                        kfm::avx2::plain_xsimd_features(kind, in.t, n, in.out0, in.out1);
+                        kfm_bench::plain_xsimd_features_avx2(kind, in.t, n, in.out0, in.out1);
                         benchmark::DoNotOptimize(in.out0);
                         benchmark::ClobberMemory();
                     }

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "isa_util.hpp"
-#include "kernels/fwht_naive.hpp"
+#include "peers/fwht_naive.hpp"
 
 namespace {
 

@@ -46,7 +46,7 @@ endif()
 # /usr/include, libraries in /usr/lib/<multiarch>), both outside the toolchain's root. Their headers get
 # the symlink directory above. FFTW is linked statically; Debian ships Google Benchmark as a shared
 # library only, which qemu's loader finds in /usr/lib/<multiarch> (a board needs it installed).
-# Defines kfm_dep_bench_peers and sets KFM_CROSS_BENCH_FOUND.
+# Defines kfm_dep_bench and sets KFM_CROSS_BENCH_FOUND.
 function(kfm_cross_bench_dependencies)
   execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-multiarch OUTPUT_VARIABLE multiarch
                   OUTPUT_STRIP_TRAILING_WHITESPACE)
@@ -62,7 +62,7 @@ function(kfm_cross_bench_dependencies)
   endif()
   set(KFM_CROSS_BENCH_FOUND ON PARENT_SCOPE)
   kfm_header_dependency(kfm_dep_bench_headers benchmark/benchmark.h benchmark fftw3.h)
-  add_library(kfm_dep_bench_peers INTERFACE)
-  target_link_libraries(kfm_dep_bench_peers INTERFACE kfm_dep_bench_headers ${KFM_CROSS_BENCHMARK_LIB}
+  add_library(kfm_dep_bench INTERFACE)
+  target_link_libraries(kfm_dep_bench INTERFACE kfm_dep_bench_headers ${KFM_CROSS_BENCHMARK_LIB}
                         ${KFM_CROSS_FFTW3F_LIB} Threads::Threads)
 endfunction()

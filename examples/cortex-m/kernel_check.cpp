@@ -12,7 +12,7 @@
 #include <cstring>
 #include <initializer_list>
 
-#include "kernels/fwht_naive.hpp"
+#include "peers/fwht_naive.hpp"
 #include "kernels/kernel_table.hpp"
 #include "semihosting.h"
 
@@ -260,7 +260,7 @@ void check_butterfly_simplex_batch(const kernel_table& t, test_rng& rng) {
     end_kernel("butterfly_simplex_batch");
 }
 
-// ---- fwht: the plain loop in double (src/kernels/fwht_naive.hpp)
+// ---- fwht: the plain loop in double (bench/peers/fwht_naive.hpp)
 void check_fwht(const kernel_table& t, test_rng& rng) {
     for (unsigned log2_n = 0; log2_n <= 10; ++log2_n) {
         const std::size_t n = std::size_t(1) << log2_n;

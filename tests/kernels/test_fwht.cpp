@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "kernel_test_util.hpp"
-#include "kernels/fwht_naive.hpp"
+#include "peers/fwht_naive.hpp"
 #include "kernels/fwht_norm.hpp"
 
 using kfm_test::available_tables;

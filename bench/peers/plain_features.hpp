@@ -1,7 +1,8 @@
 // The benchmark peer of the fused feature stage: a plain xsimd loop applying the nonlinearity to an
 // argument array that was already scaled (and phase-shifted) in a separate pass, without weights.
 // The kind is dispatched once, outside the loop, so each loop is the straightforward one a user would write.
-// kfm_bench compares features/<isa>/... against it (features/xsimd/...); the runtime never calls it.
+// kfm_bench compares features/<isa>/... against it (features/xsimd/..., plain_features_avx2.cpp); the
+// runtime never calls it.
 #pragma once
 #include <math.h>
 
