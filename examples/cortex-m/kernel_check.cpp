@@ -163,7 +163,7 @@ void check_fft_batch(const kernel_table& t, test_rng& rng) {
     end_kernel("fft_batch");
 }
 
-// ---- butterfly: the network's definition in double (docs/methods.md), as tests/kernels/test_butterfly.cpp
+// ---- butterfly: the network's definition in double (docs/methods.md), as tests/kernels/butterfly_test.cpp
 struct network {
     unsigned d, log2_d2;
 };
@@ -321,7 +321,7 @@ void check_dense(const kernel_table& t, test_rng& rng) {
     end_kernel("gemm");
 }
 
-// ---- features: every nonlinearity against its double definition (tolerances of tests/kernels/test_features.cpp)
+// ---- features: every nonlinearity against its double definition (tolerances of tests/kernels/features_test.cpp)
 double real_feature(nonlinearity k, double a) {
     switch (k) {
         case nonlinearity::relu: return a > 0 ? a : 0;
@@ -442,7 +442,7 @@ void check_expand(const kernel_table& t, test_rng& rng) {
     end_kernel("expand");
 }
 
-// ---- kernel_of_dots: each radial kernel of the squared distance (tests/kernels/test_kernel_of_dots.cpp)
+// ---- kernel_of_dots: each radial kernel of the squared distance (tests/kernels/kernel_of_dots_test.cpp)
 double kernel_reference(const landmark_kernel& k, double d2) {
     const double u = std::fmin(double(k.a) * std::sqrt(d2), 128.0);
     switch (k.kind) {

@@ -1,6 +1,6 @@
 // The batched quadrature rule (butterfly_simplex_batch: R = butterfly_simplex_batch_rows vectors
 // interleaved, t = V^T (M x)) against the single-vector butterfly of the scalar table (itself tested
-// against the double-precision definition in test_butterfly.cpp) followed by the simplex step in double,
+// against the double-precision definition in butterfly_test.cpp) followed by the simplex step in double,
 // on every ISA this host runs, for d = 1 .. 33, 64, 100, 256, 1023 and 1, 2, 3 repeats (the buffers
 // alternate differently for each parity), on unaligned buffers; the input is left unchanged and the
 // kernel writes nothing past (d+1) R floats of t or d R floats of its scratch.

@@ -31,7 +31,7 @@
 
 #include "isa_util.hpp"
 #include "kfm/offline.hpp"
-#include "map_bench.hpp"
+#include "register_map_benchmarks.hpp"
 #include "offline/ssf_energy.hpp"
 #include "runtime/projection.hpp"
 #include "runtime/map_state.hpp"

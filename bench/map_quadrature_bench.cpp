@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "kfm/offline.hpp"
-#include "map_bench.hpp"
+#include "register_map_benchmarks.hpp"
 
 namespace {
 

@@ -1,5 +1,5 @@
-// Implementation of register_map_benchmarks (see map_bench.hpp).
-#include "map_bench.hpp"
+// Implementation of register_map_benchmarks (see register_map_benchmarks.hpp).
+#include "register_map_benchmarks.hpp"
 
 #include <benchmark/benchmark.h>
 

@@ -6,7 +6,7 @@
 // directions. Paper's claim: SRF faster than
 // TensorSketch up to D ~ 4000 at d = D.
 #include "kfm/offline.hpp"
-#include "map_bench.hpp"
+#include "register_map_benchmarks.hpp"
 
 namespace {
 
