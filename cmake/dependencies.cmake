@@ -9,7 +9,7 @@ set(_kfm_dep_dir ${CMAKE_BINARY_DIR}/host-headers)
 function(kfm_header_dependency target probe)
   # ARGN: header trees below KFM_HOST_INCLUDE to expose, e.g. xsimd, or eigen3/Eigen
   if(NOT EXISTS ${KFM_HOST_INCLUDE}/${probe})
-    message(FATAL_ERROR "kfm: ${KFM_HOST_INCLUDE}/${probe} not found: run scripts/install-deps.sh")
+    message(FATAL_ERROR "kfm: ${KFM_HOST_INCLUDE}/${probe} not found: run scripts/ci/install-deps.sh")
   endif()
   add_library(${target} INTERFACE)
   if(CMAKE_CROSSCOMPILING)
@@ -54,9 +54,9 @@ function(kfm_cross_bench_dependencies)
   find_library(KFM_CROSS_BENCHMARK_LIB benchmark PATHS ${libdir} NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
   find_library(KFM_CROSS_FFTW3F_LIB libfftw3f.a PATHS ${libdir} NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
   if(NOT KFM_CROSS_BENCHMARK_LIB OR NOT KFM_CROSS_FFTW3F_LIB)
-    # scripts/install-deps.sh installs these best-effort (a mirror may lack them): build without the bench.
+    # scripts/ci/install-deps.sh installs these best-effort (a mirror may lack them): build without the bench.
     message(WARNING "kfm: kfm_bench for ${multiarch} left out: it needs libbenchmark and libfftw3f.a in "
-                    "${libdir} (libbenchmark-dev:<arch>, libfftw3-dev:<arch>; scripts/install-deps.sh)")
+                    "${libdir} (libbenchmark-dev:<arch>, libfftw3-dev:<arch>; scripts/ci/install-deps.sh)")
     set(KFM_CROSS_BENCH_FOUND OFF PARENT_SCOPE)
     return()
   endif()

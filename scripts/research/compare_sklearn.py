@@ -7,8 +7,8 @@ map (kfm --seed r; RBFSampler random_state=r) and two independent 550-row sample
 Frobenius error ||K - K^||_F / ||K||_F of K^(X, Y). kfm uses its own sampling inside `kfm eval`
 (--runs 1 --seed r), sklearn the same protocol in NumPy. Reports mean +- 95% half-width and the ratio.
 
-usage: scripts/compare_sklearn.py [--kfm build/release/kfm] [--runs 20] [--features 64,256,1024]
-Needs python3-numpy and python3-sklearn (scripts/install-deps.sh --with-python).
+usage: scripts/research/compare_sklearn.py [--kfm build/release/kfm] [--runs 20] [--features 64,256,1024]
+Needs python3-numpy and python3-sklearn (scripts/ci/install-deps.sh --with-python).
 """
 import argparse
 import json
@@ -22,7 +22,7 @@ import numpy as np
 from sklearn.kernel_approximation import RBFSampler
 from sklearn.metrics.pairwise import rbf_kernel
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # from scripts/research
 DATA = os.path.join(ROOT, "..", "shared", "data", "letter", "X_train.npy")
 SAMPLES = 550
 

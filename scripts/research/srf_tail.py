@@ -6,7 +6,7 @@ same maps' directions used as cos/sin pairs (no phase) for comparison.
 Each run draws 1000 unit-normalised USPS rows; at D = 2048 one map and at D = 4096 two maps (seeds as
 below) are built with the kfm package (a = 4, p = 10); kernel MSE over the pairs i < j.
 
-  PYTHONPATH=build/python KFM_DATA_DIR=... /usr/bin/python3 scripts/srf_tail.py --runs 30
+  PYTHONPATH=build/python KFM_DATA_DIR=... /usr/bin/python3 scripts/research/srf_tail.py --runs 30
 """
 import argparse
 import os
@@ -25,8 +25,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--runs", type=int, default=30)
     o = p.parse_args()
-    here = os.path.dirname(os.path.abspath(__file__))
-    data_dir = os.environ.get("KFM_DATA_DIR") or os.path.join(os.path.dirname(os.path.dirname(here)), "shared", "data")
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # from scripts/research
+    data_dir = os.environ.get("KFM_DATA_DIR") or os.path.join(os.path.dirname(repo), "shared", "data")
     X = np.load(os.path.join(data_dir, "usps", "X_train.npy")).astype(np.float64)
     X /= np.linalg.norm(X, axis=1, keepdims=True)
     d = X.shape[1]

@@ -1,4 +1,4 @@
-/* The program scripts/arm-instructions.sh runs under qemu: reads a .kfm file, opens it with the named ISA
+/* The program scripts/firmware/arm-instructions.sh runs under qemu: reads a .kfm file, opens it with the named ISA
  * and transforms the same vector REPEATS times. The script counts the instructions of two runs that differ
  * only in REPEATS, so start-up, file reading and open cancel out of the per-transform figure. */
 #include <stdio.h>

@@ -4,11 +4,11 @@
 # installs it into a fresh virtual environment that sees Debian's NumPy, scikit-learn and Dask
 # (--system-site-packages; pip --no-index), and runs tests/python there from a directory outside the
 # source tree with no PYTHONPATH, so only the installed files can be imported.
-# usage: scripts/test-python-package.sh CMAKE_BUILD_DIR [WORK_DIR]
+# usage: scripts/ci/test-python-package.sh CMAKE_BUILD_DIR [WORK_DIR]
 #   CMAKE_BUILD_DIR: a native CMake build whose runtime the README's device example installs (build/native)
 #   WORK_DIR: wheel, virtual environment and scratch (default build/python-package; emptied first)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 [ $# -ge 1 ] || { echo "usage: $0 CMAKE_BUILD_DIR [WORK_DIR]" >&2; exit 2; }
 cmake_build=$(cd "$1" && pwd)
 work=${2:-$root/build/python-package}

@@ -21,7 +21,7 @@ orthogonal blocks, a proxy for SSF's and ORF's directions, and differs only in t
 Relative Frobenius error of the Gram matrix of two samples of the training rows, length from the median
 heuristic, mean over seeds; ratio of means to rff. Example:
 
-  scripts/matern_radial_limits.py --dataset letter --nu 1.5 --seeds 10
+  scripts/research/matern_radial_limits.py --dataset letter --nu 1.5 --seeds 10
 """
 import argparse
 import os
@@ -84,7 +84,7 @@ def main():
     ap.add_argument("--oracle-nodes", type=int, default=400)
     args = ap.parse_args()
     data_dir = os.environ.get("KFM_DATA_DIR",
-                              os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data"))
+                              os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "data"))
     X = np.load(os.path.join(data_dir, args.dataset, "X_train.npy")).astype(np.float64)
     d, nu = X.shape[1], args.nu
     freqs = 2 * d

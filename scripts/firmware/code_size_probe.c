@@ -1,4 +1,4 @@
-/* The program scripts/code-size.sh measures: reads a .kfm file, opens it and transforms one vector
+/* The program scripts/firmware/code-size.sh measures: reads a .kfm file, opens it and transforms one vector
  * (prints the status, or the ISA and phi[0]). Built with KFM_CALLS=0 it does the same file reading and
  * printing without the runtime, so the difference of the two programs' code is what open + transform
  * add to an application. */

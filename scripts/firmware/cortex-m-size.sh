@@ -12,13 +12,13 @@
 #   rff-12-256     a dense map (rff) 12 -> 256, -Os
 #   sorf-12-256    a Hadamard map (sorf) 12 -> 256, -Os
 #   ssf-64-512-O2  SSF 64 -> 512 at -O2: the transform's instruction count
-#   scripts/cortex-m-size.sh KFM_TOOL [WORK_DIR] [--write-limits]
+#   scripts/firmware/cortex-m-size.sh KFM_TOOL [WORK_DIR] [--write-limits]
 # Prints the Markdown table of examples/cortex-m/size_report.sh, then each figure against
-# scripts/cortex-m-size.limit (one line per configuration and core: flash, RAM, stack, open, transform and
+# scripts/firmware/cortex-m-size.limit (one line per configuration and core: flash, RAM, stack, open, transform and
 # predict instructions) and the targets; exits 1 when a figure exceeds its limit by more than 2% (and the
 # limits file has a line for every row). --write-limits rewrites the limits file with today's figures.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 tool=$1
 work=""
 write_limits=0
@@ -31,7 +31,7 @@ else
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
 fi
-limits=$root/scripts/cortex-m-size.limit
+limits=$root/scripts/firmware/cortex-m-size.limit
 margin_percent=2
 
 # name method input_dim features projection build_type head_dtype
@@ -82,8 +82,8 @@ figures() {
 
 if [ $write_limits -eq 1 ]; then
   {
-    echo "# Limits of scripts/cortex-m-size.sh (stage 7 of scripts/test-all.sh fails when a figure exceeds its"
-    echo "# limit by more than ${margin_percent}%). Regenerate after an intended change: scripts/cortex-m-size.sh KFM_TOOL [WORK_DIR] --write-limits"
+    echo "# Limits of scripts/firmware/cortex-m-size.sh (stage 7 of scripts/test-all.sh fails when a figure exceeds its"
+    echo "# limit by more than ${margin_percent}%). Regenerate after an intended change: scripts/firmware/cortex-m-size.sh KFM_TOOL [WORK_DIR] --write-limits"
     echo "# configuration core flash_bytes ram_bytes stack_bytes open_instructions transform_instructions predict_instructions"
     figures
   } >"$limits"
@@ -107,7 +107,7 @@ while read -r name core flash ram stack open transform predict; do
     fi
   done
 done < <(figures)
-[ $status -eq 0 ] && echo "cortex-m-size: every figure within ${margin_percent}% of scripts/cortex-m-size.limit"
+[ $status -eq 0 ] && echo "cortex-m-size: every figure within ${margin_percent}% of scripts/firmware/cortex-m-size.limit"
 
 target() {  # target WHAT VALUE LIMIT
   local verdict=met

@@ -3,7 +3,7 @@
 # skipped table cases) print blocks between `<!-- begin: NAME -->` and `<!-- end: NAME -->` lines, and every
 # block replaces the lines between the same two markers in the page; the prose around them is left alone.
 # The tests in tests/docs (ctest label docs) check a cheap subset of the figures against this build.
-#   scripts/results-tables.sh [--quick] [--build DIR] [PAGE...]
+#   scripts/research/results-tables.sh [--quick] [--build DIR] [PAGE...]
 #     PAGE     docs/results-quadrature.md, docs/results-ssf.md, docs/results-poly.md (its SRF table;
 #              default: all three)
 #     --quick  fewer runs per cell (5; the SRF table 3) for a trial; the tables say how many runs they used
@@ -11,7 +11,7 @@
 # Data: KFM_DATA_DIR or the default the tests were built with (README.md). Long: the quadrature page takes
 # about an hour of CPU, mostly USPS; run it nice'd in the background.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 build=build/native quick=0 pages=()
 while [ $# -gt 0 ]; do
   case $1 in

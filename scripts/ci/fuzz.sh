@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (tests/fuzz) with clang, AddressSanitizer and UndefinedBehaviorSanitizer in
 # build/fuzz, writes the seed corpus from the builders, and runs each target for FUZZ_SECONDS (default 60).
-# Usage: scripts/fuzz.sh [target...]   (targets: open map model npy; default all)
+# Usage: scripts/ci/fuzz.sh [target...]   (targets: open map model npy; default all)
 # A crash, leak or timeout (-timeout=FUZZ_TIMEOUT seconds for one input, default 10) fails the run; the
 # reproducer is left in build/fuzz/artifacts/<target>/ and should be copied to tests/fuzz/regressions/<target>/
 # once fixed, where ctest replays it in every build. Prints one line per target:
 #   fuzz <target>: ok|FAILED, <executions> runs in <s> s (<rate>/s), corpus <n>
 # and exits non-zero when any target failed.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$(pwd)
 dir="$root/build/fuzz"
 seconds=${FUZZ_SECONDS:-60}

@@ -23,11 +23,11 @@ factor f from the same grid per model, jointly with alpha, on its D = 1024, seed
 D and seed. kfm's sigma = 1/sqrt(2 gamma); the kfm model is `kfm fit --alpha` (the chosen alpha) and
 `kfm score`.
 
-usage: scripts/results_models.py [--kfm build/release/kfm] [--seeds 3] [--features 512,1024,4096]
+usage: scripts/research/results_models.py [--kfm build/release/kfm] [--seeds 3] [--features 512,1024,4096]
                                   [--models ssf,quadrature,rff,sklearn] [--data housing,usps]
 `--models nystroem` adds kfm's Nyström map with D landmarks drawn (uniformly, by the seed) from the
 training rows: a data-dependent map of the same D, the yardstick for what D features can give at all.
-Needs python3-numpy, python3-sklearn and OpenBLAS (scripts/install-deps.sh --with-python); run with
+Needs python3-numpy, python3-sklearn and OpenBLAS (scripts/ci/install-deps.sh --with-python); run with
 OPENBLAS_CORETYPE=Haswell on CPUs OpenBLAS does not recognise.
 """
 import argparse
@@ -46,7 +46,7 @@ from sklearn.linear_model import Ridge, RidgeClassifier
 from sklearn.metrics import r2_score
 from sklearn.svm import SVC
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # from scripts/research
 ALPHAS = [1e-3, 1e-2, 1e-1, 1.0, 10.0]
 GAMMA_FACTORS = [0.25, 0.5, 1.0, 2.0]
 METHODS = ["ssf", "quadrature", "rff", "nystroem"]

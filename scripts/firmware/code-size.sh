@@ -1,23 +1,23 @@
 #!/usr/bin/env bash
 # Code size an application pays for the runtime: builds the runtime alone (KFM_RUNTIME_ONLY, about 20
-# files) for one ARM target with a given projection list, links scripts/code_size_probe.c statically with
+# files) for one ARM target with a given projection list, links scripts/firmware/code_size_probe.c statically with
 # and without its kfm calls (open + transform), and prints the difference of the two programs' code (the
 # sizes of their .text symbols, so that alignment padding does not count) and .rodata (the kernel tables
 # and constants).
 #
-#   scripts/code-size.sh check [KFM_TOOL]
+#   scripts/firmware/code-size.sh check [KFM_TOOL]
 #       the CI check: AArch64, no scalar table, -Os, SSF only with every nonlinearity and SSF only with
-#       cos_sin alone (Gaussian-type kernels). Fails when .text exceeds a limit in scripts/code-size.limit.
+#       cos_sin alone (Gaussian-type kernels). Fails when .text exceeds a limit in scripts/firmware/code-size.limit.
 #       With KFM_TOOL (a native kfm) it also runs the probes under qemu: an SSF gaussian map must
 #       transform, an rff (dense) map must be refused with the left-out projection status, and the
 #       cos_sin-only build must refuse an SSF arccos map with the left-out nonlinearity status.
-#   scripts/code-size.sh measure ARCH PROJECTIONS OPT [NONLINEARITIES]
+#   scripts/firmware/code-size.sh measure ARCH PROJECTIONS OPT [NONLINEARITIES]
 #       one figure: ARCH aarch64 | armv7, PROJECTIONS and NONLINEARITIES ;-lists or "all" (the default),
 #       OPT -Os | -O2. The environment variable KFM_SCALAR_TABLE=ON adds the scalar table (what a build
 #       before KFM_SCALAR_TABLE linked).
 # Build directories: build/code-size/<arch>-<projections>[-<nonlinearities>]<opt>[-scalar].
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$(pwd)
 
 scalar=${KFM_SCALAR_TABLE:-OFF}
@@ -51,8 +51,8 @@ measure() {
   cmake --build "$dir" -j2 --target kfm_runtime >"$dir.build.log" 2>&1 || { cat "$dir.build.log" >&2; return 1; }
   local cflags=($flags -static -Wl,--gc-sections -I"$root/include")
   [ "$arch" = aarch64 ] || cflags+=(-march=armv7-a -mfpu=neon -mfloat-abi=hard)
-  "$triple-gcc" "${cflags[@]}" -DKFM_CALLS=0 scripts/code_size_probe.c -o "$dir/probe-base"
-  "$triple-gcc" "${cflags[@]}" -DKFM_CALLS=1 scripts/code_size_probe.c "$dir/libkfm_runtime.a" -lm -o "$dir/probe"
+  "$triple-gcc" "${cflags[@]}" -DKFM_CALLS=0 scripts/firmware/code_size_probe.c -o "$dir/probe-base"
+  "$triple-gcc" "${cflags[@]}" -DKFM_CALLS=1 scripts/firmware/code_size_probe.c "$dir/libkfm_runtime.a" -lm -o "$dir/probe"
   section() { "$triple-size" -A "$1" | awk -v s="$2" '$1 == s { print $2 }'; }
   # Code bytes: the sizes of the distinct code symbols (one per address), not the .text section size,
   # which also holds the alignment padding of the C library's objects: a 20-byte change in main once
@@ -81,12 +81,12 @@ case ${1:-} in
     # check_build LIMIT_NAME DESCRIPTION NONLINEARITIES: one SSF-only AArch64 -Os figure against its limit.
     check_build() {
       local limit figures text rodata
-      limit=$(awk -v n="$1" '$1 == n { print $2 }' scripts/code-size.limit)
+      limit=$(awk -v n="$1" '$1 == n { print $2 }' scripts/firmware/code-size.limit)
       figures=$(measure aarch64 ssf_fft -Os "$3")
       read -r text rodata <<<"$figures"
       echo "code-size: AArch64, $2, -Os: open + transform add .text $text bytes (limit $limit), .rodata $rodata bytes"
       if [ "$text" -gt "$limit" ]; then
-        echo "code-size: .text $text bytes exceeds the limit $limit ($1) in scripts/code-size.limit" >&2
+        echo "code-size: .text $text bytes exceeds the limit $limit ($1) in scripts/firmware/code-size.limit" >&2
         exit 1
       fi
     }
@@ -110,7 +110,7 @@ case ${1:-} in
     ;;
   measure)
     [ $# -eq 4 ] || [ $# -eq 5 ] || {
-      echo "usage: scripts/code-size.sh measure ARCH PROJECTIONS OPT [NONLINEARITIES]" >&2
+      echo "usage: scripts/firmware/code-size.sh measure ARCH PROJECTIONS OPT [NONLINEARITIES]" >&2
       exit 2
     }
     figures=$(measure "$2" "$3" "$4" "${5:-all}")
@@ -118,7 +118,7 @@ case ${1:-} in
     echo "$2 $3 $4 ${5:-all}: .text $text bytes, .rodata $rodata bytes"
     ;;
   *)
-    echo "usage: scripts/code-size.sh check [KFM_TOOL] | measure ARCH PROJECTIONS OPT [NONLINEARITIES]" >&2
+    echo "usage: scripts/firmware/code-size.sh check [KFM_TOOL] | measure ARCH PROJECTIONS OPT [NONLINEARITIES]" >&2
     exit 2
     ;;
 esac

@@ -3,10 +3,10 @@
 # user mode, for the NEON kernels, the scalar kernels (the same build, the map opened with ISA "scalar")
 # and the dense map (rff) at the same (d, D).
 #
-#   scripts/arm-instructions.sh [KFM_TOOL]
+#   scripts/firmware/arm-instructions.sh [KFM_TOOL]
 #       KFM_TOOL: a native kfm that writes the maps (default build/native/kfm). Builds the Release runtime
 #       (KFM_RUNTIME_ONLY, every projection, scalar table on) for AArch64 and ARMv7, links
-#       scripts/arm_instructions_probe.c statically, and prints a Markdown table.
+#       scripts/firmware/arm_instructions_probe.c statically, and prints a Markdown table.
 #
 # qemu runs one instruction per translation block (-singlestep) and logs every block it executes
 # (-d nochain,exec), so the log has one "Trace" line per executed instruction. Each figure is
@@ -19,7 +19,7 @@
 # Instruction counts ignore memory stalls and issue width: a proxy beside timings on a board, not a time.
 # Build directories: build/arm-instructions/{aarch64,armv7,maps}.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$(pwd)
 kfm_tool=${1:-$root/build/native/kfm}
 [ -x "$kfm_tool" ] || { echo "arm-instructions: no native kfm at $kfm_tool (give its path)" >&2; exit 2; }
@@ -49,7 +49,7 @@ build() {
   cmake --build "$dir" -j2 --target kfm_runtime >"$dir.build.log" 2>&1 || { cat "$dir.build.log" >&2; return 1; }
   local cflags=(-O2 -static -I"$root/include")
   [ "$arch" = aarch64 ] || cflags+=(-march=armv7-a -mfpu=neon -mfloat-abi=hard)
-  "$triple-gcc" "${cflags[@]}" scripts/arm_instructions_probe.c "$dir/libkfm_runtime.a" -lm -o "$dir/probe"
+  "$triple-gcc" "${cflags[@]}" scripts/firmware/arm_instructions_probe.c "$dir/libkfm_runtime.a" -lm -o "$dir/probe"
 }
 
 # log_ranges TRIPLE PROBE: qemu -dfilter address ranges covering everything but open's checks.

@@ -6,8 +6,8 @@ the kfm benchmark's map); the transform is a dense GEMM in OpenBLAS plus cos. Ea
 its own process with OPENBLAS_NUM_THREADS (and OMP_NUM_THREADS) set before NumPy loads. Prints the median
 wall time of --repeats transforms and rows per second.
 
-usage: OPENBLAS_CORETYPE=Haswell scripts/sklearn_rbf_throughput.py [--rows 10000] [--threads 1,2]
-Needs scripts/install-deps.sh --with-python (NumPy, scikit-learn, libopenblas0-pthread).
+usage: OPENBLAS_CORETYPE=Haswell scripts/research/sklearn_rbf_throughput.py [--rows 10000] [--threads 1,2]
+Needs scripts/ci/install-deps.sh --with-python (NumPy, scikit-learn, libopenblas0-pthread).
 """
 import argparse
 import os

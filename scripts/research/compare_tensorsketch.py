@@ -9,7 +9,7 @@ Data: scikit-learn's load_digits (1797 x 64), rows scaled to unit norm. Per run 
 ||K - K^||_F / ||K||_F of K^(X, Y). Prints mean +- 95% half-width for each and the ratio kfm / sklearn of
 the means with a paired bootstrap 95% interval.
 
-usage: scripts/compare_tensorsketch.py [--kfm build/kfm] [--runs 40] [--degrees 1,2,3] [--scale 3]
+usage: scripts/research/compare_tensorsketch.py [--kfm build/kfm] [--runs 40] [--degrees 1,2,3] [--scale 3]
        [--features 64,256,1024]
 Needs python3-numpy and python3-sklearn.
 """

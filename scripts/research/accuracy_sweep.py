@@ -8,16 +8,16 @@ a Markdown table: mean +- 95% interval (Student t over the seeds) of A and B, an
 A / B with a bootstrap 95% interval over the seeds (paired: same seed, same samples).
 
 Example (the reflected arc-cosine RFF table of docs/results.md):
-  scripts/accuracy_sweep.py --kfm build/kfm --method rff --kernel "arccos --order 0" \
+  scripts/research/accuracy_sweep.py --kfm build/kfm --method rff --kernel "arccos --order 0" \
       --a "--arccos-pairs plain" --b "--arccos-pairs reflected" --datasets letter,usps --seeds 10
 
 Comparing two methods (e.g. SSF against RFF for the Matérn kernel, docs/results-kernels.md):
-  scripts/accuracy_sweep.py --method ssf --b-method rff --kernel "matern --nu 1.5" --sigma-median \
+  scripts/research/accuracy_sweep.py --method ssf --b-method rff --kernel "matern --nu 1.5" --sigma-median \
       --datasets letter,usps,housing --multiples 4 --seeds 10
 
 Nyström against RFF (variant A built with `--data <the training rows> --landmarks D` instead of
 `--features D`, both evaluated on the test rows, which hold no landmark):
-  scripts/accuracy_sweep.py --method nystroem --a-landmarks --b-method rff --kernel gaussian --sigma-median \
+  scripts/research/accuracy_sweep.py --method nystroem --a-landmarks --b-method rff --kernel gaussian --sigma-median \
       --eval-split test --datasets letter,usps --multiples 1,4 --seeds 5
 
 Data sets are <KFM_DATA_DIR or the shared/data directory beside the repository>/<name>/X_train.npy (or
@@ -47,8 +47,8 @@ def data_dir():
     env = os.environ.get("KFM_DATA_DIR", "")
     if env:
         return env
-    here = os.path.dirname(os.path.abspath(__file__))
-    return os.path.join(os.path.dirname(os.path.dirname(here)), "shared", "data")
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # from scripts/research
+    return os.path.join(os.path.dirname(repo), "shared", "data")
 
 
 def npy_dim(path):

@@ -2,7 +2,7 @@
 # Prints docs/embedding.md's cost table: for every method at a few sizes, the flash a map costs (its .kfm
 # file, `file_bytes`) and the RAM a transform needs (`workspace_bytes`, per vector), both read from
 # `kfm inspect --json`. Deterministic (fixed seeds), so the test `embedding-table` compares it with the doc.
-#   scripts/embedding-table.sh [KFM_TOOL]      (default: build/native/kfm)
+#   scripts/firmware/embedding-table.sh [KFM_TOOL]      (default: build/native/kfm)
 set -euo pipefail
 kfm=${1:-build/native/kfm}
 work=$(mktemp -d)

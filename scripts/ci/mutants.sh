@@ -4,12 +4,12 @@
 # "caught" or "MISSED" per mutant and exits non-zero when any mutant is missed or no longer applies.
 # Slow (a full build plus one suite rebuild per mutant); not part of CI.
 #
-#   scripts/mutants.sh              a scratch git worktree of HEAD under ${TMPDIR:-/tmp}, removed after
-#   scripts/mutants.sh --here DIR   this checkout with its existing build directory DIR (the mutated files
+#   scripts/ci/mutants.sh              a scratch git worktree of HEAD under ${TMPDIR:-/tmp}, removed after
+#   scripts/ci/mutants.sh --here DIR   this checkout with its existing build directory DIR (the mutated files
 #                                   must be unmodified; each is restored with git checkout after its run)
 #   add NAME to either form to run only the mutants whose name contains NAME.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 # name | file | sed expression (changes one line; no '|' inside) | suite | doctest test-case filter
 mutants=(
@@ -73,7 +73,7 @@ for row in "${mutants[@]}"; do
   suites+=("kfm_test_$suite")
   sed -i "$expr" "$src/$file"
   if git -C "$src" diff --quiet -- "$file"; then
-    echo "MISSED  $name: the mutant no longer applies to $file (update scripts/mutants.sh)"
+    echo "MISSED  $name: the mutant no longer applies to $file (update scripts/ci/mutants.sh)"
     missed=$((missed + 1)); continue
   fi
   if ! cmake --build "$build" -j2 --target "kfm_test_$suite" >"$build/mutant-$name.log" 2>&1; then

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages kfm needs to build, test (natively and for ARM under qemu) and benchmark.
 # Idempotent: packages already installed are skipped, and apt-get update runs only when something is
-# missing. `--with-python` adds threaded OpenBLAS, for timing scikit-learn in scripts/compare_sklearn.py,
-# scripts/results_models.py and scripts/sklearn_rbf_throughput.py.
+# missing. `--with-python` adds threaded OpenBLAS, for timing scikit-learn in scripts/research/compare_sklearn.py,
+# scripts/research/results_models.py and scripts/research/sklearn_rbf_throughput.py.
 # The ARM builds of kfm_bench need the target's Google Benchmark and FFTW (Debian multiarch); they are
 # installed best-effort: when a mirror cannot provide them, a warning is printed and the ARM builds
 # leave kfm_bench out (cmake/dependencies.cmake), everything else still installs.

@@ -9,7 +9,7 @@ accuracy of each head, the change against f32 in percentage points, the share of
 equals the f32 model's, and the head's bytes. The f16 row is the f32 weights rounded to binary16 and
 applied in double (no kfm format stores f16; it was measured to choose between int8 and f16).
 
-usage: PYTHONPATH=build/native/python /usr/bin/python3 scripts/head_dtype_accuracy.py build/native/kfm [DATA_DIR]
+usage: PYTHONPATH=build/native/python /usr/bin/python3 scripts/research/head_dtype_accuracy.py build/native/kfm [DATA_DIR]
 """
 import os
 import struct
@@ -82,7 +82,8 @@ def main():
     if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
     kfm_tool = sys.argv[1]
-    data_dir = sys.argv[2] if len(sys.argv) == 3 else os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data")
+    default_data = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data")  # from scripts/research
+    data_dir = sys.argv[2] if len(sys.argv) == 3 else default_data
     with tempfile.TemporaryDirectory() as work:
         usps = os.path.join(data_dir, "usps")
         if os.path.isdir(usps):
