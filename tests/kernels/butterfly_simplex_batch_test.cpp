@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <numeric>
 #include <string>
 #include <vector>
 
@@ -33,24 +32,7 @@ TEST_CASE("butterfly_simplex_batch equals the single-vector butterfly and the si
     const auto* scalar = kfm::detail::kernels_for(kfm::isa::scalar);
     REQUIRE(scalar != nullptr);
     for (unsigned d : sizes) {
-        unsigned log2_d2 = 0;
-        while ((1u << log2_d2) < d) ++log2_d2;
-        std::vector<float> cs;
-        for (unsigned k = 0; k + 1 < (1u << log2_d2); ++k) {
-            const double theta = 2.0 * 3.14159265358979323846 * rng.uniform();
-            cs.push_back(float(std::cos(theta)));
-            cs.push_back(float(std::sin(theta)));
-        }
-        // the simplex coefficients (docs methods.md): r_j = sqrt((d+1)/d) / sqrt(L (L+1)), diag_j = L r_j, L = d - j
-        std::vector<float> r(d), diag(d);
-        for (unsigned j = 0; j < d; ++j) {
-            const double left = double(d - j), rj = std::sqrt((d + 1.0) / d) / std::sqrt(left * (left + 1.0));
-            r[j] = float(rj);
-            diag[j] = float(left * rj);
-        }
-        std::vector<std::uint32_t> perm(d);
-        std::iota(perm.begin(), perm.end(), 0u);
-        for (unsigned i = d; i > 1; --i) std::swap(perm[i - 1], perm[rng.below(i)]);
+        const auto net = kfm_test::random_butterfly_network(d, rng);
         for (unsigned repeats : {1u, 2u, 3u}) {
             for (const auto* t : available_tables()) {
                 const std::size_t rows = t->butterfly_simplex_batch_rows;
@@ -66,23 +48,23 @@ TEST_CASE("butterfly_simplex_batch equals the single-vector butterfly and the si
                 const std::vector<float> x0(x.data(), x.data() + n);
                 out[n_out] = canary;
                 scratch[n] = canary;
-                t->butterfly_simplex_batch(x.data(), out.data(), d, log2_d2, cs.data(), perm.data(), repeats, r.data(),
-                                           diag.data(), scratch.data());
+                t->butterfly_simplex_batch(x.data(), out.data(), d, net.log2_d2, net.cs.data(), net.perm.data(), repeats,
+                                           net.r.data(), net.diag.data(), scratch.data());
 
                 double worst = 0.0;
                 std::vector<float> single(d), single_scratch(d);
                 for (std::size_t v = 0; v < rows; ++v) {
                     for (unsigned i = 0; i < d; ++i) single[i] = x0[i * rows + v];
-                    scalar->butterfly(single.data(), d, log2_d2, cs.data(), perm.data(), repeats, false,
+                    scalar->butterfly(single.data(), d, net.log2_d2, net.cs.data(), net.perm.data(), repeats, false,
                                       single_scratch.data());
                     double below = 0.0;  // sum_{i<j} r_i y_i
                     for (unsigned j = 0; j <= d; ++j) {
-                        const double want = j < d ? double(diag[j]) * single[j] - below : -below;
+                        const double want = j < d ? double(net.diag[j]) * single[j] - below : -below;
                         worst = std::max(worst, std::fabs(out[j * rows + v] - want));
-                        if (j < d) below += double(r[j]) * single[j];
+                        if (j < d) below += double(net.r[j]) * single[j];
                     }
                 }
-                CHECK(worst < 4e-6 * (log2_d2 + 1) * repeats);
+                CHECK(worst < 4e-6 * (net.log2_d2 + 1) * repeats);
                 CHECK(std::equal(x0.begin(), x0.end(), x.data()));
                 CHECK(out[n_out] == canary);
                 CHECK(scratch[n] == canary);
@@ -119,23 +101,7 @@ TEST_CASE("butterfly_simplex_batch gives each vector exactly the same table's bu
     for (unsigned d = 1; d <= 40; ++d) sizes.push_back(d);
     for (unsigned d : {64u, 100u, 255u, 256u, 1023u}) sizes.push_back(d);
     for (unsigned d : sizes) {
-        unsigned log2_d2 = 0;
-        while ((1u << log2_d2) < d) ++log2_d2;
-        std::vector<float> cs;
-        for (unsigned k = 0; k + 1 < (1u << log2_d2); ++k) {
-            const double theta = 2.0 * 3.14159265358979323846 * rng.uniform();
-            cs.push_back(float(std::cos(theta)));
-            cs.push_back(float(std::sin(theta)));
-        }
-        std::vector<float> r(d), diag(d);
-        for (unsigned j = 0; j < d; ++j) {
-            const double left = double(d - j), rj = std::sqrt((d + 1.0) / d) / std::sqrt(left * (left + 1.0));
-            r[j] = float(rj);
-            diag[j] = float(left * rj);
-        }
-        std::vector<std::uint32_t> perm(d);
-        std::iota(perm.begin(), perm.end(), 0u);
-        for (unsigned i = d; i > 1; --i) std::swap(perm[i - 1], perm[rng.below(i)]);
+        const auto net = kfm_test::random_butterfly_network(d, rng);
         for (unsigned repeats : {1u, 2u, 3u}) {
             for (const auto* t : available_tables()) {
                 REQUIRE((t->simplex_row != nullptr));
@@ -149,14 +115,15 @@ TEST_CASE("butterfly_simplex_batch gives each vector exactly the same table's bu
                     const float scale = float(std::pow(10.0, -3.0 + 9.0 * double(v) / double(rows)));
                     for (unsigned i = 0; i < d; ++i) x[i * rows + v] = scale * rng.uniform(-1, 1);
                 }
-                t->butterfly_simplex_batch(x.data(), out.data(), d, log2_d2, cs.data(), perm.data(), repeats, r.data(),
-                                           diag.data(), scratch.data());
+                t->butterfly_simplex_batch(x.data(), out.data(), d, net.log2_d2, net.cs.data(), net.perm.data(), repeats,
+                                           net.r.data(), net.diag.data(), scratch.data());
                 std::vector<float> y(d), y_scratch(d), single(d + 1);
                 for (std::size_t v = 0; v < rows; ++v) {
                     CAPTURE(v);
                     for (unsigned i = 0; i < d; ++i) y[i] = x[i * rows + v];
-                    t->butterfly(y.data(), d, log2_d2, cs.data(), perm.data(), repeats, false, y_scratch.data());
-                    t->simplex_row(y.data(), d, r.data(), diag.data(), single.data());
+                    t->butterfly(y.data(), d, net.log2_d2, net.cs.data(), net.perm.data(), repeats, false,
+                                 y_scratch.data());
+                    t->simplex_row(y.data(), d, net.r.data(), net.diag.data(), single.data());
                     bool same = true;
                     for (unsigned j = 0; j <= d; ++j) same = same && std::memcmp(&single[j], &out[j * rows + v], sizeof(float)) == 0;
                     CHECK(same);

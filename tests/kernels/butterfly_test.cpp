@@ -5,7 +5,6 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <numeric>
 #include <string>
 #include <vector>
 
@@ -17,46 +16,11 @@ using kfm_test::unaligned_buffer;
 
 namespace {
 
-struct network {
-    unsigned d, log2_d2;
-    std::vector<float> cs;
-    std::vector<std::uint32_t> perm;
-};
-
-network make_network(unsigned d, test_rng& rng) {
-    network net{d, 0, {}, {}};
-    while ((1u << net.log2_d2) < d) ++net.log2_d2;
-    const unsigned d2 = 1u << net.log2_d2;
-    for (unsigned k = 0; k + 1 < d2; ++k) {
-        const double theta = 2.0 * 3.14159265358979323846 * rng.uniform();
-        net.cs.push_back(float(std::cos(theta)));
-        net.cs.push_back(float(std::sin(theta)));
-    }
-    net.perm.resize(d);
-    std::iota(net.perm.begin(), net.perm.end(), 0u);
-    for (unsigned i = d; i > 1; --i) std::swap(net.perm[i - 1], net.perm[rng.below(i)]);
-    return net;
-}
-
-// The definition, in double: levels h = 1 .. d2/2, block at s uses angle s+h-1, pairs with partner >= d
-// pass through; then y[i] = x[perm[i]]; `repeats` times.
-void reference(const network& net, std::vector<double>& x, unsigned repeats) {
-    const unsigned d = net.d, d2 = 1u << net.log2_d2;
-    for (unsigned r = 0; r < repeats; ++r) {
-        for (unsigned h = 1; h < d2; h *= 2)
-            for (unsigned s = 0; s < d2; s += 2 * h) {
-                const double c = net.cs[2 * (s + h - 1)], sn = net.cs[2 * (s + h - 1) + 1];
-                for (unsigned i = s; i < s + h; ++i) {
-                    if (i + h >= d) continue;
-                    const double a = x[i], b = x[i + h];
-                    x[i] = c * a + sn * b;
-                    x[i + h] = -sn * a + c * b;
-                }
-            }
-        std::vector<double> y(d);
-        for (unsigned i = 0; i < d; ++i) y[i] = x[net.perm[i]];
-        x = y;
-    }
+// The definition in double (kernel_reference.hpp) on x, `repeats` times.
+void reference(const kfm_test::butterfly_network& net, std::vector<double>& x, unsigned repeats) {
+    std::vector<double> scratch(net.d);
+    kfm_test::reference_butterfly(net.cs.data(), net.perm.data(), net.d, net.log2_d2, repeats, x.data(),
+                                  scratch.data());
 }
 
 }  // namespace
@@ -67,7 +31,7 @@ TEST_CASE("butterfly equals its double-precision dense matrix and is orthogonal"
     for (unsigned d = 1; d <= 33; ++d) sizes.push_back(d);
     for (unsigned d : {64u, 100u, 784u, 1000u}) sizes.push_back(d);
     for (unsigned d : sizes) {
-        const network net = make_network(d, rng);
+        const auto net = kfm_test::random_butterfly_network(d, rng);
         for (unsigned repeats : {1u, 3u}) {
             // reference dense matrix, column j = Q e_j; for the two large sizes a spread of columns
             // (all of them would take minutes under qemu)
@@ -120,7 +84,7 @@ TEST_CASE("butterfly equals its double-precision dense matrix and is orthogonal"
 TEST_CASE("butterfly transpose applies Q^T, checked against the forward dense matrix") {
     test_rng rng(5);
     for (unsigned d : {7u, 16u, 33u, 100u}) {
-        const network net = make_network(d, rng);
+        const auto net = kfm_test::random_butterfly_network(d, rng);
         std::vector<double> q(std::size_t(d) * d);
         for (unsigned j = 0; j < d; ++j) {
             std::vector<double> e(d, 0.0);

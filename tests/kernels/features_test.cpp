@@ -16,21 +16,13 @@
 
 using kfm::format::nonlinearity;
 using kfm_test::available_tables;
+using kfm_test::real_feature;
 using kfm_test::test_rng;
 using kfm_test::unaligned_buffer;
 
 namespace {
 
 constexpr double trig_tolerance = 2.5e-7;
-
-double real_feature(nonlinearity k, double a) {
-    switch (k) {
-        case nonlinearity::relu: return a > 0 ? a : 0;
-        case nonlinearity::step: return a > 0 ? 1 : 0;
-        case nonlinearity::relu2: return a > 0 ? a * a : 0;
-        default: return a;  // identity
-    }
-}
 
 struct case_data {
     std::vector<float> t, scale, weight, phase;
