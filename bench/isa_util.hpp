@@ -1,5 +1,5 @@
 // Shared by the kernel benchmarks: the kernel tables this host can run (ISAs the CPU lacks are
-// skipped, never faked), aligned buffers, and the AVX2 xsimd peer of the feature stage.
+// skipped, never faked) and aligned buffers.
 #pragma once
 #include <cstdlib>
 #include <string>
@@ -47,10 +47,3 @@ inline float test_value(std::size_t i) {
 }
 
 }  // namespace kfm_bench
-
-#if KFM_HAVE_AVX2
-namespace kfm::avx2 {
-void plain_xsimd_features(format::nonlinearity kind, const float* a, std::size_t n, float* out0,
-                          float* out1) noexcept;
-}
-#endif

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "kfm/offline.hpp"
-#include "map_bench.hpp"
+#include "register_map_benchmarks.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "kfm/offline.hpp"
-#include "map_bench.hpp"
+#include "register_map_benchmarks.hpp"
 
 namespace {
 

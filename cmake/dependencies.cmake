@@ -9,7 +9,7 @@ set(_kfm_dep_dir ${CMAKE_BINARY_DIR}/host-headers)
 function(kfm_header_dependency target probe)
   # ARGN: header trees below KFM_HOST_INCLUDE to expose, e.g. xsimd, or eigen3/Eigen
   if(NOT EXISTS ${KFM_HOST_INCLUDE}/${probe})
-    message(FATAL_ERROR "kfm: ${KFM_HOST_INCLUDE}/${probe} not found: run scripts/install-deps.sh")
+    message(FATAL_ERROR "kfm: ${KFM_HOST_INCLUDE}/${probe} not found: run scripts/ci/install-deps.sh")
   endif()
   add_library(${target} INTERFACE)
   if(CMAKE_CROSSCOMPILING)
@@ -46,7 +46,7 @@ endif()
 # /usr/include, libraries in /usr/lib/<multiarch>), both outside the toolchain's root. Their headers get
 # the symlink directory above. FFTW is linked statically; Debian ships Google Benchmark as a shared
 # library only, which qemu's loader finds in /usr/lib/<multiarch> (a board needs it installed).
-# Defines kfm_dep_bench_peers and sets KFM_CROSS_BENCH_FOUND.
+# Defines kfm_dep_bench and sets KFM_CROSS_BENCH_FOUND.
 function(kfm_cross_bench_dependencies)
   execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-multiarch OUTPUT_VARIABLE multiarch
                   OUTPUT_STRIP_TRAILING_WHITESPACE)
@@ -54,15 +54,15 @@ function(kfm_cross_bench_dependencies)
   find_library(KFM_CROSS_BENCHMARK_LIB benchmark PATHS ${libdir} NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
   find_library(KFM_CROSS_FFTW3F_LIB libfftw3f.a PATHS ${libdir} NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
   if(NOT KFM_CROSS_BENCHMARK_LIB OR NOT KFM_CROSS_FFTW3F_LIB)
-    # scripts/install-deps.sh installs these best-effort (a mirror may lack them): build without the bench.
+    # scripts/ci/install-deps.sh installs these best-effort (a mirror may lack them): build without the bench.
     message(WARNING "kfm: kfm_bench for ${multiarch} left out: it needs libbenchmark and libfftw3f.a in "
-                    "${libdir} (libbenchmark-dev:<arch>, libfftw3-dev:<arch>; scripts/install-deps.sh)")
+                    "${libdir} (libbenchmark-dev:<arch>, libfftw3-dev:<arch>; scripts/ci/install-deps.sh)")
     set(KFM_CROSS_BENCH_FOUND OFF PARENT_SCOPE)
     return()
   endif()
   set(KFM_CROSS_BENCH_FOUND ON PARENT_SCOPE)
   kfm_header_dependency(kfm_dep_bench_headers benchmark/benchmark.h benchmark fftw3.h)
-  add_library(kfm_dep_bench_peers INTERFACE)
-  target_link_libraries(kfm_dep_bench_peers INTERFACE kfm_dep_bench_headers ${KFM_CROSS_BENCHMARK_LIB}
+  add_library(kfm_dep_bench INTERFACE)
+  target_link_libraries(kfm_dep_bench INTERFACE kfm_dep_bench_headers ${KFM_CROSS_BENCHMARK_LIB}
                         ${KFM_CROSS_FFTW3F_LIB} Threads::Threads)
 endfunction()

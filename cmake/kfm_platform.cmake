@@ -1,7 +1,8 @@
 # kfm_platform(<isa> [PROCESSOR <regex>] [FLAGS <flags...>]), called from platforms/<dir>/platform.cmake:
 # when CMAKE_SYSTEM_PROCESSOR matches PROCESSOR (no PROCESSOR: every target), compiles platforms/<dir>/*.cpp
 # with that ISA's flags into an object library linked into kfm_runtime, and records the ISA as built
-# (kfm_runtime then gets KFM_HAVE_<ISA>=1, which enables its row of src/runtime/isa_registry.cpp).
+# (kfm_runtime then gets KFM_HAVE_<ISA>=1, which enables its row of src/runtime/isa_registry.cpp) with its
+# flags in KFM_ISA_FLAGS_<isa> (for code outside the runtime compiled for one ISA: bench/peers).
 function(kfm_platform isa)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "PROCESSOR" "FLAGS")
   if(arg_PROCESSOR AND NOT CMAKE_SYSTEM_PROCESSOR MATCHES "${arg_PROCESSOR}")
@@ -24,6 +25,7 @@ function(kfm_platform isa)
   target_compile_definitions(kfm_kernels_${isa} PRIVATE ${KFM_PROJECTION_DEFINITIONS} ${KFM_NONLINEARITY_DEFINITIONS})
   set(KFM_KERNEL_OBJECT_LIBS ${KFM_KERNEL_OBJECT_LIBS} kfm_kernels_${isa} PARENT_SCOPE)
   set(KFM_BUILT_ISAS ${KFM_BUILT_ISAS} ${isa} PARENT_SCOPE)
+  set(KFM_ISA_FLAGS_${isa} ${arg_FLAGS} PARENT_SCOPE)
 endfunction()
 
 # KFM_TARGET_M_PROFILE: whether the compiler, with this build's flags, targets an M-profile core (Cortex-M:

@@ -18,8 +18,8 @@ d=${KFM_DEMO_DIM:-16}
 features=${KFM_DEMO_FEATURES:-256}
 rows=${KFM_DEMO_ROWS:-2000}
 
-step "packages (scripts/install-deps.sh)"
-scripts/install-deps.sh
+step "packages (scripts/ci/install-deps.sh)"
+scripts/ci/install-deps.sh
 if command -v ccache >/dev/null && [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then
   export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR="$PWD"
 fi

@@ -4,26 +4,26 @@
 #      (the `package` test installs this build and builds C/C++ consumers against it); the kernels suite
 #      must report scalar and AVX2 as tested (AArch64 / ARMv7 stages: NEON), see require_isas_tested;
 #   1b. the Python package as users install it: a wheel from the checkout in a fresh virtual environment,
-#      tests/python run against it (scripts/test-python-package.sh);
+#      tests/python run against it (scripts/ci/test-python-package.sh);
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer build of the tests, running the kernels, format and
-#      runtime suites (the fuzz regression replays included); then scripts/fuzz.sh runs each libFuzzer
+#      runtime suites (the fuzz regression replays included); then scripts/ci/fuzz.sh runs each libFuzzer
 #      target (clang) for FUZZ_SECONDS (default 45 s, four targets, about 3 minutes in all);
 #   3. AArch64 and ARMv7 cross builds (kfm_bench included) running the kernels, format and runtime suites,
 #      the builders' bytes (determinism) and a short kfm_bench run (bench-smoke) under qemu, and on AArch64
 #      the `package` test (cross consumers, maps written by the native kfm);
 #   4. a runtime-only ARMv7 build (KFM_RUNTIME_ONLY, no -fPIC, user CMAKE_CXX_FLAGS=-O2) that sees no
 #      header-only library but xsimd: proves the runtime needs nothing else and the toolchain keeps NEON;
-#   5. code size (scripts/code-size.sh check): two SSF-only AArch64 runtime-only builds (every
+#   5. code size (scripts/firmware/code-size.sh check): two SSF-only AArch64 runtime-only builds (every
 #      nonlinearity; cos_sin only); the code an open + transform program adds must stay within
-#      scripts/code-size.limit, and under qemu that program transforms an SSF map, refuses a dense one (a
+#      scripts/firmware/code-size.limit, and under qemu that program transforms an SSF map, refuses a dense one (a
 #      projection the build leaves out) and, in the cos_sin-only build, an SSF arc-cosine map;
 #   6. scripts/demo.sh, the README's main job (with D = 64), which must finish without a failed row and
 #      with host/device agreement natively and under qemu-aarch64;
 #   7. Cortex-M (examples/cortex-m/run_cortex_m_test.sh): bare-metal Cortex-M4F, M7 and M55 builds run
 #      under qemu-system-arm, predictions against the native kfm's, every kernel against its reference,
-#      NEON refused at configure time; each of its checks counts as one; then scripts/cortex-m-size.sh
+#      NEON refused at configure time; each of its checks counts as one; then scripts/firmware/cortex-m-size.sh
 #      (flash, RAM and instructions per core and configuration: docs/embedding.md, "Microcontrollers")
-#      prints its table and must keep every figure within 2% of scripts/cortex-m-size.limit.
+#      prints its table and must keep every figure within 2% of scripts/firmware/cortex-m-size.limit.
 # Prints a final line "N passed, N failed" summing the ctest runs (a build that fails counts as one
 # failure), with ", N skipped" added when ctest skipped suites (the repro suite without its data sets, see
 # KFM_DATA_DIR in README.md): a skipped suite counts neither as passed nor as failed. Exits non-zero on any
@@ -35,7 +35,7 @@ root=$(pwd)
 jobs=2
 fast_labels='kernels|format|runtime'
 
-scripts/install-deps.sh || { echo "test-all: installing dependencies failed" >&2; exit 1; }
+scripts/ci/install-deps.sh || { echo "test-all: installing dependencies failed" >&2; exit 1; }
 
 # ccache (installed by install-deps.sh) shares compiled objects between the stages' builds and with
 # earlier runs on the same machine; paths are taken relative to the checkout, so another clone hits too.
@@ -126,12 +126,12 @@ if configure_and_build native -- -DCMAKE_BUILD_TYPE=Release; then
   require_isas_tested native scalar avx2
 fi
 
-# 1b. The Python package as users install it (scripts/test-python-package.sh): a wheel built from the
+# 1b. The Python package as users install it (scripts/ci/test-python-package.sh): a wheel built from the
 #     checkout, installed into a fresh virtual environment (no network), tests/python run there from
 #     outside the source tree (check_estimator, the README's Python block, mypy against the stubs).
 if [ -x "$root/build/native/kfm" ]; then
   note "python-package: wheel, virtual environment, tests/python"
-  if scripts/test-python-package.sh "$root/build/native" "$root/build/python-package" 2>&1 |
+  if scripts/ci/test-python-package.sh "$root/build/native" "$root/build/python-package" 2>&1 |
        tee "$root/build/python-package.log" | grep -E '^python-package:|passed|failed|error'; then
     passed=$((passed + 1))
   else
@@ -152,7 +152,7 @@ fi
 #     (FUZZ_SECONDS per target). A crash, leak or timeout counts one failure per target; fuzz.sh prints
 #     one line per target with its executions and the reproducer's path.
 note "fuzz: ${FUZZ_SECONDS:=45} s per target"
-if FUZZ_SECONDS=$FUZZ_SECONDS scripts/fuzz.sh | tee "$root/build/fuzz.summary.log"; then
+if FUZZ_SECONDS=$FUZZ_SECONDS scripts/ci/fuzz.sh | tee "$root/build/fuzz.summary.log"; then
   passed=$((passed + $(grep -c ': ok,' "$root/build/fuzz.summary.log")))
 else
   bad=$(grep -c ': FAILED' "$root/build/fuzz.summary.log")
@@ -204,7 +204,7 @@ fi
 note "code-size"
 kfm_tool=()
 [ ! -x "$root/build/native/kfm" ] || kfm_tool=("$root/build/native/kfm")
-if scripts/code-size.sh check "${kfm_tool[@]}"; then
+if scripts/firmware/code-size.sh check "${kfm_tool[@]}"; then
   passed=$((passed + 1))
 else
   echo "test-all: code-size check failed" >&2
@@ -236,10 +236,10 @@ passed=$((passed + cortex_m_ok))
 failed=$((failed + cortex_m_bad))
 [ "$cortex_m_bad" -eq 0 ] || failed_stages+=("cortex-m ($cortex_m_bad checks; log: build/cortex-m.log)")
 # The size and cost table of docs/embedding.md ("Microcontrollers"), checked against the committed limits.
-if scripts/cortex-m-size.sh "$root/build/native/kfm" "$root/build/cortex-m-size"; then
+if scripts/firmware/cortex-m-size.sh "$root/build/native/kfm" "$root/build/cortex-m-size"; then
   passed=$((passed + 1))
 else
-  echo "test-all: scripts/cortex-m-size.sh failed (a figure above scripts/cortex-m-size.limit, or the build)" >&2
+  echo "test-all: scripts/firmware/cortex-m-size.sh failed (a figure above scripts/firmware/cortex-m-size.limit, or the build)" >&2
   failed=$((failed + 1)); failed_stages+=("cortex-m-size")
 fi
 echo "cortex-m: stage took $(( $(date +%s) - cortex_m_start )) s"

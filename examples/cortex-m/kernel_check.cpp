@@ -1,8 +1,9 @@
 // The kernel checks on the device: every kernel of every table the build holds (the mve table on a core
 // with MVE-F, Cortex-M55, and the scalar table beside it; the scalar table alone elsewhere) against a plain
 // double-precision reference written from its definition (src/kernels/kernel_table.hpp) on deterministic
-// random inputs, with the tolerances of the native kernel tests (tests/kernels/, where NEON and AVX are
-// held to the same references), which need a hosted C++ library the bare-metal toolchain lacks. Each table
+// random inputs, with the references (tests/kernels/kernel_reference.hpp) and tolerances of the native kernel
+// tests (tests/kernels/, where NEON and AVX are held to the same references), which need a hosted C++
+// library the bare-metal toolchain lacks. Each table
 // gets the same inputs (the generator restarts per table). Also checks that the ISA registry chose mve on
 // an MVE-F core and scalar elsewhere, and claims no other ISA. Prints the table the runtime chose
 // ("isa NAME"), a line per failed case ("FAIL TABLE ..."), a line per table and kernel, and
@@ -12,8 +13,9 @@
 #include <cstring>
 #include <initializer_list>
 
-#include "kernels/fwht_naive.hpp"
+#include "kernel_reference.hpp"
 #include "kernels/kernel_table.hpp"
+#include "peers/fwht_naive.hpp"
 #include "semihosting.h"
 
 namespace {
@@ -21,24 +23,10 @@ namespace {
 using kfm::detail::feature_args;
 using kfm::detail::kernel_table;
 using kfm::detail::landmark_kernel;
-using kfm::detail::landmark_kernel_kind;
 using kfm::format::nonlinearity;
+using kfm_test::test_rng;
 
 const double pi = 3.14159265358979323846;
-
-// splitmix64, as tests/kernels/kernel_test_util.hpp
-struct test_rng {
-    std::uint64_t state;
-    std::uint64_t next() {
-        std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
-    }
-    double uniform() { return double(next() >> 11) * (1.0 / 9007199254740992.0); }
-    float uniform(float lo, float hi) { return float(lo + (hi - lo) * uniform()); }
-    std::uint32_t below(std::uint32_t n) { return std::uint32_t(uniform() * n); }
-};
 
 int kernel_passed = 0, kernel_failed = 0, total_passed = 0, total_failed = 0;
 const char* table_name = "";  // the table under test, printed before each kernel name
@@ -163,45 +151,21 @@ void check_fft_batch(const kernel_table& t, test_rng& rng) {
     end_kernel("fft_batch");
 }
 
-// ---- butterfly: the network's definition in double (docs/methods.md), as tests/kernels/test_butterfly.cpp
+// ---- butterfly: the network's definition in double (kernel_reference.hpp), as tests/kernels/butterfly_test.cpp;
+// the angles' (cos, sin) live in `twiddles`
 struct network {
     unsigned d, log2_d2;
 };
 
 network make_network(unsigned d, test_rng& rng) {
-    network net{d, 0};
-    while ((1u << net.log2_d2) < d) ++net.log2_d2;
-    for (unsigned k = 0; k + 1 < (1u << net.log2_d2); ++k) {
-        const double theta = 2.0 * pi * rng.uniform();
-        twiddles[2 * k] = float(std::cos(theta));  // the angles' (cos, sin) live in `twiddles`
-        twiddles[2 * k + 1] = float(std::sin(theta));
-    }
-    for (unsigned i = 0; i < d; ++i) perm[i] = i;
-    for (unsigned i = d; i > 1; --i) {
-        const unsigned j = rng.below(i);
-        const std::uint32_t s = perm[i - 1];
-        perm[i - 1] = perm[j];
-        perm[j] = s;
-    }
+    const network net{d, kfm_test::butterfly_log2_d2(d)};
+    kfm_test::random_rotations(rng, net.log2_d2, twiddles);
+    kfm_test::random_permutation(rng, d, perm);
     return net;
 }
 
-void reference_butterfly(const network& net, double* x, double* y, unsigned repeats) {
-    const unsigned d = net.d, d2 = 1u << net.log2_d2;
-    for (unsigned r = 0; r < repeats; ++r) {
-        for (unsigned h = 1; h < d2; h *= 2)
-            for (unsigned s = 0; s < d2; s += 2 * h) {
-                const double c = twiddles[2 * (s + h - 1)], sn = twiddles[2 * (s + h - 1) + 1];
-                for (unsigned i = s; i < s + h; ++i) {
-                    if (i + h >= d) continue;
-                    const double a = x[i], b = x[i + h];
-                    x[i] = c * a + sn * b;
-                    x[i + h] = -sn * a + c * b;
-                }
-            }
-        for (unsigned i = 0; i < d; ++i) y[i] = x[perm[i]];
-        for (unsigned i = 0; i < d; ++i) x[i] = y[i];
-    }
+void reference_butterfly(const network& net, double* x, double* scratch, unsigned repeats) {
+    kfm_test::reference_butterfly(twiddles, perm, net.d, net.log2_d2, repeats, x, scratch);
 }
 
 const unsigned butterfly_sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 33, 64, 100};
@@ -233,12 +197,7 @@ void check_butterfly_simplex_batch(const kernel_table& t, test_rng& rng) {
     float* diag = buf_e;
     for (unsigned d : butterfly_sizes) {
         const network net = make_network(d, rng);
-        // r_j = sqrt((d+1)/d) / sqrt(L (L+1)), diag_j = L r_j, L = d - j (docs/methods.md)
-        for (unsigned j = 0; j < d; ++j) {
-            const double left = double(d - j), rj = std::sqrt((d + 1.0) / d) / std::sqrt(left * (left + 1.0));
-            r[j] = float(rj);
-            diag[j] = float(left * rj);
-        }
+        kfm_test::simplex_coefficients(d, r, diag);
         for (unsigned repeats : {1u, 2u}) {
             for (std::size_t i = 0; i < d * rows; ++i) buf_a[i] = rng.uniform(-1, 1);
             t.butterfly_simplex_batch(buf_a, buf_b, d, net.log2_d2, twiddles, perm, repeats, r, diag, buf_c);
@@ -260,7 +219,7 @@ void check_butterfly_simplex_batch(const kernel_table& t, test_rng& rng) {
     end_kernel("butterfly_simplex_batch");
 }
 
-// ---- fwht: the plain loop in double (src/kernels/fwht_naive.hpp)
+// ---- fwht: the plain loop in double (bench/peers/fwht_naive.hpp)
 void check_fwht(const kernel_table& t, test_rng& rng) {
     for (unsigned log2_n = 0; log2_n <= 10; ++log2_n) {
         const std::size_t n = std::size_t(1) << log2_n;
@@ -321,15 +280,8 @@ void check_dense(const kernel_table& t, test_rng& rng) {
     end_kernel("gemm");
 }
 
-// ---- features: every nonlinearity against its double definition (tolerances of tests/kernels/test_features.cpp)
-double real_feature(nonlinearity k, double a) {
-    switch (k) {
-        case nonlinearity::relu: return a > 0 ? a : 0;
-        case nonlinearity::step: return a > 0 ? 1 : 0;
-        case nonlinearity::relu2: return a > 0 ? a * a : 0;
-        default: return a;  // identity
-    }
-}
+// ---- features: every nonlinearity against its double definition (tolerances of tests/kernels/features_test.cpp)
+using kfm_test::real_feature;
 
 const nonlinearity feature_kinds[] = {nonlinearity::cos_sin, nonlinearity::cos_phase, nonlinearity::relu,
                                       nonlinearity::step,    nonlinearity::relu2,     nonlinearity::identity};
@@ -442,33 +394,14 @@ void check_expand(const kernel_table& t, test_rng& rng) {
     end_kernel("expand");
 }
 
-// ---- kernel_of_dots: each radial kernel of the squared distance (tests/kernels/test_kernel_of_dots.cpp)
-double kernel_reference(const landmark_kernel& k, double d2) {
-    const double u = std::fmin(double(k.a) * std::sqrt(d2), 128.0);
-    switch (k.kind) {
-        case landmark_kernel_kind::gaussian: return std::exp(double(k.a) * d2);
-        case landmark_kernel_kind::matern_half: return std::exp(-u);
-        case landmark_kernel_kind::matern_three_halves: return (1.0 + u) * std::exp(-u);
-        case landmark_kernel_kind::matern_five_halves: return (1.0 + u + u * u / 3.0) * std::exp(-u);
-        case landmark_kernel_kind::rational_quadratic: return std::pow(1.0 + double(k.a) * d2, double(k.b));
-    }
-    return NAN;
-}
-
-const landmark_kernel landmark_kernels[] = {
-    {landmark_kernel_kind::gaussian, -0.7f, 0.0f},
-    {landmark_kernel_kind::matern_half, 1.3f, 0.0f},
-    {landmark_kernel_kind::matern_three_halves, 1.7f, 0.0f},
-    {landmark_kernel_kind::matern_five_halves, 2.2f, 0.0f},
-    {landmark_kernel_kind::rational_quadratic, 0.4f, -0.75f},
-};
-
+// ---- kernel_of_dots: each radial kernel of the squared distance (kernel_reference.hpp, as
+// tests/kernels/kernel_of_dots_test.cpp)
 void check_kernel_of_dots(const kernel_table& t, test_rng& rng) {
     float* dot = buf_a;
     float* l_sq = buf_b;
     float* out = buf_c;
     float* io = buf_d;
-    for (const landmark_kernel& k : landmark_kernels)
+    for (const landmark_kernel& k : kfm_test::reference_landmark_kernels)
         for (std::size_t n = 0; n <= 40; n += 3) {
             const float x_sq = rng.uniform(0.0f, 4.0f);
             for (std::size_t j = 0; j < n; ++j) {
@@ -481,10 +414,8 @@ void check_kernel_of_dots(const kernel_table& t, test_rng& rng) {
             double worst = 0;
             for (std::size_t j = 0; j < n; ++j) {
                 const double d2 = std::fmax(double(x_sq) + l_sq[j] - 2.0 * dot[j], 0.0);
-                const double want = kernel_reference(k, d2);
-                const double e = 8 * 0x1p-24 * (x_sq + l_sq[j] + 2 * std::fabs(dot[j]));
-                const double tol = 2e-6 + std::fmax(kernel_reference(k, std::fmax(d2 - e, 0.0)) - want,
-                                                    want - kernel_reference(k, d2 + e));
+                const double want = kfm_test::landmark_kernel_value(k, d2);
+                const double tol = kfm_test::landmark_kernel_tolerance(k, x_sq, l_sq[j], dot[j], d2);
                 ok = ok && std::fabs(out[j] - want) <= tol && io[j] == out[j];
                 worst = max_d(worst, std::fabs(out[j] - want));
             }

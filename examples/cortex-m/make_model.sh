@@ -6,7 +6,7 @@
 #   make_model.sh KFM_TOOL OUT_DIR [METHOD INPUT_DIM FEATURES [HEAD_DTYPE]]
 # Writes OUT_DIR/kfm_model.h, OUT_DIR/kfm_rows.h and OUT_DIR/host.txt (per row: the label and the scores).
 # METHOD INPUT_DIM FEATURES (default: ssf 12 256) choose another Gaussian map for the same task
-# (scripts/cortex-m-size.sh's configurations); HEAD_DTYPE (default f32) is kfm fit's --head-dtype.
+# (scripts/firmware/cortex-m-size.sh's configurations); HEAD_DTYPE (default f32) is kfm fit's --head-dtype.
 set -euo pipefail
 tool=$1 m=$2 method=${3:-ssf} d=${4:-12} features=${5:-256} head_dtype=${6:-f32}
 mkdir -p "$m"

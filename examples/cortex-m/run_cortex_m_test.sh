@@ -22,7 +22,7 @@
 # runtime-only, fail. Prints one line per check and exits
 # non-zero when any fails.
 # Needs gcc-arm-none-eabi, libnewlib-arm-none-eabi, libstdc++-arm-none-eabi-dev, qemu-system-arm
-# (scripts/install-deps.sh), CMake and Ninja, coreutils and awk.
+# (scripts/ci/install-deps.sh), CMake and Ninja, coreutils and awk.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)

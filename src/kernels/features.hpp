@@ -1,7 +1,7 @@
 // Fused feature stage, written once over the architecture A: a_i = s_i t_i, then the nonlinearity, then
 // the weight, stored straight into the output (one pass, no temporary). `product` segments are the
 // runtime's (groups section), not a kernel.
-// Accuracy (tests/kernels/test_features.cpp), for arguments up to |a| <= 1e5 on every ISA:
+// Accuracy (tests/kernels/features_test.cpp), for arguments up to |a| <= 1e5 on every ISA:
 //  - cos_sin: w cos a and w sin a for the float argument a = fl(s t) are within 2.5e-7 * max(1, |w|) of
 //    their double values (kernels/trig.hpp: same algorithm on every ISA, scalar included);
 //  - cos_phase: the argument s t + b is one fused multiply-add where the ISA has FMA (else two roundings),

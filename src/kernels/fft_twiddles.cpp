@@ -15,7 +15,7 @@
 // of cos(pi k / h), and the double angle's rounding (|a - pi k / h| < 2^-51 |a|) moves libm's value by less
 // than 2^-36 relative; the exception is cos(pi_d / 2) = (pi - pi_d) / 2, which the rounding alone makes
 // nonzero: a constant. So an entry could differ from libm's only if the exact value lay within 2^-36
-// relative of a float rounding boundary: tests/kernels/test_fft_twiddles.cpp compares every entry of every
+// relative of a float rounding boundary: tests/kernels/fft_twiddles_test.cpp compares every entry of every
 // table size (n = 2 ... 2^16) with libm's double cos and sin rounded to float, and all are identical, so
 // the tables the builders write and the tables open accepts are unchanged.
 #include <cmath>

@@ -8,7 +8,7 @@ namespace kfm::detail::kern {
 // n^{-1/2} for n = 2^log2_n (log2_n < 64) as float(1.0 / std::sqrt(double(n))) rounds it, without double
 // arithmetic (software routines on a single-precision FPU): 2^{-floor(log2_n / 2)}, times float(1 / sqrt(2)) =
 // 0x1.6a09e6p-1 for an odd log2_n. The double quotient is 2^{-(log2_n - 1) / 2} times the double 1 / sqrt(2),
-// and scaling by a power of two commutes with rounding, so the floats are equal (test_fwht checks each n).
+// and scaling by a power of two commutes with rounding, so the floats are equal (tests/kernels/fwht_test.cpp checks each n).
 inline float fwht_norm(unsigned log2_n) noexcept {
     const std::uint32_t exponent_bits = std::uint32_t(127 - int(log2_n / 2)) << 23;
     float power;

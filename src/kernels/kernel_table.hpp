@@ -124,7 +124,7 @@ constexpr bool is_complete(const kernel_table& t) noexcept {
 
 // The compile-time form of is_complete for a platform's table. GCC does not constant-fold comparisons of
 // function addresses under AddressSanitizer, so sanitizer builds skip it (every other build checks it,
-// and tests/kernels/test_dispatch.cpp checks every table at run time).
+// and tests/kernels/dispatch_test.cpp checks every table at run time).
 #if defined(__SANITIZE_ADDRESS__)
 #define KFM_CHECK_TABLE_COMPLETE(table) static_assert(true, "")
 #else

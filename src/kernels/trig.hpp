@@ -12,7 +12,7 @@
 //    rounding of the exact one.
 //  - Without FMA (ARMv7 NEON, scalar x86-64 baseline): p1 and p2 carry 8 significant bits, so k p1 and
 //    k p2 are exact products for |k| < 2^15, i.e. |a| < 1e5.
-// Accuracy (tests/kernels/test_features.cpp, against double-precision sin/cos of the same float a):
+// Accuracy (tests/kernels/features_test.cpp, against double-precision sin/cos of the same float a):
 //  - |a| <= 1e5, every ISA: |error| <= 2.5e-7 (about two float ulps at 1), also at the hard points
 //    (near multiples of pi/2 and the rounding midpoints of a / pi). Measured maximum over 4e5 random
 //    arguments per decade: 1.5e-7 with FMA, 1.7e-7 without.

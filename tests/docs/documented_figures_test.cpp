@@ -1,6 +1,6 @@
 // Documented figures recomputed: each entry of `checks` names a page, an exact piece of text on one of its
-// lines (optionally inside a `<!-- begin: NAME -->` block that scripts/results-tables.sh regenerates) and a
-// computation with the page's protocol (fixed seeds, so deterministic up to the ~1e-7 differences of the
+// lines (optionally inside a `<!-- begin: NAME -->` block that scripts/research/results-tables.sh
+// regenerates) and a computation with the page's protocol (fixed seeds, so deterministic up to the ~1e-7 differences of the
 // features between ISAs). The numbers that follow the text on that line must be the computed values as the
 // page prints them: the computed value rounded to the documented digits, where a value within the ISA
 // slack of a rounding boundary may round either way. A changed default or protocol shows up as a diff.
@@ -147,7 +147,7 @@ std::vector<double> ssf_storage() {
     return {ssf, dense / 1e6, dense / ssf, smallest, dense / smallest};
 }
 
-// X_train as it is on disk (the pages that use scripts/accuracy_sweep.py on the raw data).
+// X_train as it is on disk (the pages that use scripts/research/accuracy_sweep.py on the raw data).
 const offline::npy_array& raw_dataset(const std::string& name) {
     static std::map<std::string, offline::npy_array> loaded;
     auto it = loaded.find(name);
@@ -155,7 +155,7 @@ const offline::npy_array& raw_dataset(const std::string& name) {
     return it->second;
 }
 
-// scripts/accuracy_sweep.py's protocol (kfm build --seed s, kfm eval --runs 1 --seed s): the relative
+// scripts/research/accuracy_sweep.py's protocol (kfm build --seed s, kfm eval --runs 1 --seed s): the relative
 // Frobenius error of each map seed 1..seeds.
 std::vector<double> sweep_errors(const offline::npy_array& x, offline::build_options o, unsigned seeds) {
     o.input_dim = unsigned(x.cols);
@@ -405,7 +405,8 @@ void check_page(const std::string& page) {
             diff += line;
         }
         CHECK_MESSAGE(diff.empty(), "documented figures differ from this build's (regenerate the table, "
-                                    "scripts/results-tables.sh, or the page's own command, and fix the prose):\n",
+                                    "scripts/research/results-tables.sh, or the page's own command, and fix the "
+                                    "prose):\n",
                       diff);
         ++checked;
     }

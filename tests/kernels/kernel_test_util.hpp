@@ -1,10 +1,12 @@
 // Shared by the kernels suite: the kernel tables this host can run, from the ISA registry (every one is
-// tested against the scalar/double references), a small deterministic generator, and unaligned test buffers.
+// tested against the scalar/double references of kernel_reference.hpp, which also has the deterministic
+// generator), and unaligned test buffers.
 #pragma once
 #include <cstdint>
 #include <vector>
 
 #include "common/isa_coverage.hpp"
+#include "kernel_reference.hpp"
 #include "kernels/kernel_table.hpp"
 
 namespace kfm_test {
@@ -20,21 +22,6 @@ inline std::vector<const kfm::detail::kernel_table*> available_tables() {
 // ISA name for failure messages.
 inline const char* name(kfm::isa i) { return kfm::isa_name(i); }
 
-// splitmix64: deterministic test inputs, identical on every platform.
-struct test_rng {
-    std::uint64_t state;
-    explicit test_rng(std::uint64_t seed) : state(seed) {}
-    std::uint64_t next() {
-        std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
-    }
-    double uniform() { return double(next() >> 11) * (1.0 / 9007199254740992.0); }  // [0, 1)
-    float uniform(float lo, float hi) { return float(lo + (hi - lo) * uniform()); }
-    std::uint32_t below(std::uint32_t n) { return std::uint32_t(uniform() * n); }
-};
-
 // A float buffer whose data() is deliberately NOT 16/32/64-byte aligned (offset by one float from an
 // aligned start), so every kernel is exercised on unaligned pointers.
 struct unaligned_buffer {
@@ -48,5 +35,23 @@ struct unaligned_buffer {
     }
     float& operator[](std::size_t i) { return data()[i]; }
 };
+
+// A random butterfly network of size d (kernel_reference.hpp: uniform angles, then a uniform permutation)
+// with the simplex step's coefficients r and diag, for the butterfly and butterfly_simplex_batch tests.
+struct butterfly_network {
+    unsigned d, log2_d2;
+    std::vector<float> cs, r, diag;
+    std::vector<std::uint32_t> perm;
+};
+
+inline butterfly_network random_butterfly_network(unsigned d, test_rng& rng) {
+    const unsigned log2_d2 = butterfly_log2_d2(d);
+    butterfly_network net{d, log2_d2, std::vector<float>(2 * ((1u << log2_d2) - 1)), std::vector<float>(d),
+                          std::vector<float>(d), std::vector<std::uint32_t>(d)};
+    random_rotations(rng, log2_d2, net.cs.data());
+    simplex_coefficients(d, net.r.data(), net.diag.data());
+    random_permutation(rng, d, net.perm.data());
+    return net;
+}
 
 }  // namespace kfm_test

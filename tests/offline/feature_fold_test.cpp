@@ -1,5 +1,5 @@
 // Folding per-argument scales into weights for the positively homogeneous real kinds
-// (offline/sections.hpp): the folded segment must give the same features as the unfolded one when both
+// (offline/methods/sections.hpp): the folded segment must give the same features as the unfolded one when both
 // run through the runtime's own feature stage, and scales for which the identity fails are not folded.
 #include <doctest/doctest.h>
 

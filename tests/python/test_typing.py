@@ -63,7 +63,7 @@ def test_the_stubs_declare_every_name_and_parameter_of_the_compiled_module():
 
 def run_mypy(tmp_path, source):
     """mypy on `source` with this interpreter's packages (kfm typed by py.typed, scikit-learn untyped)."""
-    pytest.importorskip("mypy", reason="mypy is installed by scripts/install-deps.sh (Debian's mypy)")
+    pytest.importorskip("mypy", reason="mypy is installed by scripts/ci/install-deps.sh (Debian's mypy)")
     (tmp_path / "example.py").write_text(source)
     (tmp_path / "mypy.ini").write_text("[mypy]\nstrict_optional = True\n\n[mypy-sklearn.*]\nignore_missing_imports = True\n")
     env = dict(os.environ)

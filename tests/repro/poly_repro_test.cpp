@@ -172,7 +172,7 @@ std::string scientific_interval(const kfm::offline::interval& ci) {
     return text;
 }
 
-// Table generator (skipped by default; `scripts/results-tables.sh docs/results-poly.md` runs it):
+// Table generator (skipped by default; `scripts/research/results-tables.sh docs/results-poly.md` runs it):
 // KFM_REPRO_RUNS runs (default 10) of the SRF comparison at D = 2^9..2^14, docs/results-poly.md's block
 // "srf usps p = 10".
 TEST_CASE("srf repro table: usps, a = 4, p = 10, kernel MSE mean and 95% interval over runs" * doctest::skip()) {

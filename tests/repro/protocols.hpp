@@ -1,7 +1,7 @@
 // The seed papers' kernel-approximation protocols as the repro suite runs them, shared by its checks, its
 // table generators (the "... results table" cases, which print docs/results-*.md's tables between the
-// markers scripts/results-tables.sh replaces) and the docs suite (tests/docs), which recomputes documented
-// figures. Data: test::load_quffka_scaled (LETTER (x+1)/2, USPS / max).
+// markers scripts/research/results-tables.sh replaces) and the docs suite (tests/docs), which recomputes
+// documented figures. Data: test::load_quffka_scaled (LETTER (x+1)/2, USPS / max).
 #pragma once
 
 #include <cmath>
@@ -80,7 +80,7 @@ inline double ssf_mean_error(const offline::npy_array& data, const ssf_setting& 
     return sum / runs;
 }
 
-// A generated docs block: scripts/results-tables.sh replaces the page's lines between the same two markers.
+// A generated docs block: scripts/research/results-tables.sh replaces the page's lines between the same two markers.
 inline void begin_doc_block(const std::string& name) { std::printf("\n<!-- begin: %s -->\n", name.c_str()); }
 inline void end_doc_block(const std::string& name) {
     std::printf("<!-- end: %s -->\n", name.c_str());

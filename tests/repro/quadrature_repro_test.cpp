@@ -2,7 +2,7 @@
 // shared LETTER and USPS data: two independent samples of 550 rows, relative Frobenius error of
 // K^(X,Y) vs K(X,Y), gaussian sigma^2 = d/2, D = 2n(d+1) points. The fast cases check the paper's
 // RFF/quadrature error ratios at n = 1; the cases "quadrature results table" and "quadrature n = 1 table"
-// (skipped by default; `scripts/results-tables.sh docs/results-quadrature.md` runs them) print
+// (skipped by default; `scripts/research/results-tables.sh docs/results-quadrature.md` runs them) print
 // docs/results-quadrature.md's tables.
 #include <doctest/doctest.h>
 
@@ -67,7 +67,7 @@ std::string kernel_label(format::kernel kind, unsigned order) {
     return kind == format::kernel::gaussian ? "gaussian" : "arccos " + std::to_string(order);
 }
 
-// Runs per cell: LETTER 30, USPS 20; KFM_TABLE_RUNS=<runs> overrides (scripts/results-tables.sh --quick).
+// Runs per cell: LETTER 30, USPS 20; KFM_TABLE_RUNS=<runs> overrides (scripts/research/results-tables.sh --quick).
 unsigned table_runs(const offline::npy_array& data) {
     const char* runs_override = std::getenv("KFM_TABLE_RUNS");
     if (runs_override != nullptr && std::atoi(runs_override) >= 2) return unsigned(std::atoi(runs_override));

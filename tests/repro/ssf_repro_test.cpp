@@ -2,8 +2,8 @@
 // two independent samples of 550 rows, relative Frobenius error of K^(X,Y) vs K(X,Y) for SSF and RFF at
 // the same output dimension D, gaussian sigma^2 = d/2 and arc-cosine order 1. The fast cases check the
 // issue's ratios (SSF <= 1/2 of RFF gaussian, <= 1/3 arccos 1; the paper claims 1/3 and 1/5); the case
-// "ssf results table" (skipped by default; `scripts/results-tables.sh docs/results-ssf.md` runs it) prints the
-// tables of docs/results-ssf.md. Skips cleanly when the data folder is absent.
+// "ssf results table" (skipped by default; `scripts/research/results-tables.sh docs/results-ssf.md` runs it)
+// prints the tables of docs/results-ssf.md. Skips cleanly when the data folder is absent.
 #include <doctest/doctest.h>
 
 #include <cstdio>
@@ -49,7 +49,7 @@ TEST_CASE("ssf repro: USPS, SSF error at most 1/2 (gaussian) and 1/3 (arccos 1) 
 }
 
 TEST_CASE("ssf results table" * doctest::skip()) {
-    // docs/results-ssf.md's accuracy tables (blocks "ssf letter", "ssf usps"; scripts/results-tables.sh).
+    // docs/results-ssf.md's accuracy tables (blocks "ssf letter", "ssf usps"; scripts/research/results-tables.sh).
     // "SSF default" is the default radial rule (auto: antithetic radii on LETTER from D = 8d), the other
     // SSF gaussian columns name their rule.
     constexpr unsigned runs = 3;

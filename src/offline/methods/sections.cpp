@@ -1,5 +1,5 @@
 // Typed section constructors for map_contents (the writer stores raw little-endian bytes), and the
-// feature-parameter helpers of offline/sections.hpp.
+// feature-parameter helpers of offline/methods/sections.hpp.
 #include "offline/methods/sections.hpp"
 
 #include <cmath>
