@@ -3,10 +3,10 @@
 # parse, or whose KIND is not its kind in capitals, stops the configuration.
 set(_kfm_projection_list ${CMAKE_CURRENT_SOURCE_DIR}/src/runtime/projection_list.def)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_kfm_projection_list})
-file(STRINGS ${_kfm_projection_list} _kfm_projection_rows REGEX "^KFM_PROJECTION")
+file(STRINGS ${_kfm_projection_list} _kfm_projection_rows REGEX "^[ \t]*KFM_PROJECTION")
 set(KFM_ALL_PROJECTIONS "")
 foreach(row IN LISTS _kfm_projection_rows)
-  if(NOT row MATCHES "^KFM_PROJECTION\\(([a-z0-9_]+), ([A-Z0-9_]+), \"[^\"]+\", \"([a-z0-9_]+\\.cpp)\"\\)$")
+  if(NOT row MATCHES "^KFM_PROJECTION\\(([a-z0-9_]+), ([A-Z0-9_]+), \"[^\"]+\", \"([a-z0-9_]+\\.cpp)\", uses_[a-z_ |]+\\)$")
     message(FATAL_ERROR "src/runtime/projection_list.def: cannot read the row '${row}'")
   endif()
   set(_kfm_kind ${CMAKE_MATCH_1})

@@ -47,7 +47,7 @@ constexpr name_entry<format::kernel> kernel_names[] = {
 
 // The projections' names are their rows' in the one list of projections.
 constexpr name_entry<format::projection> projection_names[] = {
-#define KFM_PROJECTION(kind, KIND, name, file) {format::projection::kind, name},
+#define KFM_PROJECTION(kind, KIND, name, file, kernels) {format::projection::kind, name},
 #include "runtime/projection_list.def"
 #undef KFM_PROJECTION
 };

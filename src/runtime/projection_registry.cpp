@@ -6,7 +6,7 @@
 
 namespace kfm::detail {
 
-#define KFM_PROJECTION(kind, KIND, name, file) extern const projection_ops kind##_projection;
+#define KFM_PROJECTION(kind, KIND, name, file, kernels) extern const projection_ops kind##_projection;
 #include "runtime/projection_list.def"
 #undef KFM_PROJECTION
 
@@ -20,7 +20,7 @@ namespace kfm::detail {
 
 const projection_ops* projection_ops_for(std::uint32_t kind) noexcept {
     switch (static_cast<format::projection>(kind)) {
-#define KFM_PROJECTION(kind, KIND, name, file) \
+#define KFM_PROJECTION(kind, KIND, name, file, kernels) \
     case format::projection::kind: return KFM_IF_KEPT(KFM_PROJECTION_##KIND, kind##_projection);
 #include "runtime/projection_list.def"
 #undef KFM_PROJECTION

@@ -1,10 +1,14 @@
 // The one list of projections (src/runtime/projection_list.def) against what reads it: every
 // format::projection member has a row (a compile-time check), the rows follow the enum's values, the
-// registry has a complete projection_ops and the runtime a name for every row, and CMake's reading of the
-// list (KFM_ALL_PROJECTIONS and each projection's file) is the runtime's.
+// registry has a complete projection_ops and the runtime a name for every row, each projection's file calls
+// only the kernels its row names (the kernels a build that keeps it keeps), and CMake's reading of the list
+// (KFM_ALL_PROJECTIONS and each projection's file) is the runtime's.
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,12 +21,12 @@ namespace {
 
 struct projection_row {
     fmt::projection kind;
-    std::string cmake_kind, name, file;
+    std::string cmake_kind, name, file, kernels;
 };
 
 const std::vector<projection_row>& rows() {
     static const std::vector<projection_row> list = {
-#define KFM_PROJECTION(kind, KIND, name, file) {fmt::projection::kind, #kind, name, file},
+#define KFM_PROJECTION(kind, KIND, name, file, kernels) {fmt::projection::kind, #kind, name, file, #kernels},
 #include "runtime/projection_list.def"
 #undef KFM_PROJECTION
     };
@@ -35,7 +39,7 @@ const std::vector<projection_row>& rows() {
 #pragma GCC diagnostic error "-Wswitch"
 constexpr bool listed(fmt::projection p) {
     switch (p) {
-#define KFM_PROJECTION(kind, KIND, name, file) \
+#define KFM_PROJECTION(kind, KIND, name, file, kernels) \
     case fmt::projection::kind: return true;
 #include "runtime/projection_list.def"
 #undef KFM_PROJECTION
@@ -81,4 +85,21 @@ TEST_CASE("projection list: CMake reads the same projections and files as the ru
     std::string runtime_list;
     for (const auto& row : rows()) runtime_list += (runtime_list.empty() ? "" : ",") + row.cmake_kind + "=" + row.file;
     CHECK(runtime_list == KFM_CMAKE_PROJECTION_FILES);
+}
+
+TEST_CASE("projection list: a projection's file calls only the kernels its row names") {
+    const std::regex call(R"(kernels->(\w+)\()");
+    for (const auto& row : rows()) {
+        CAPTURE(row.cmake_kind);
+        std::ifstream in(std::filesystem::path(KFM_SOURCE_DIR) / "src/runtime" / row.file);
+        REQUIRE(in);
+        std::stringstream text;
+        text << in.rdbuf();
+        const std::string source = text.str();
+        for (std::sregex_iterator m(source.begin(), source.end(), call), end; m != end; ++m) {
+            const std::string kernel = (*m)[1];
+            CAPTURE(kernel);
+            CHECK(std::regex_search(row.kernels, std::regex("(^|[ |])uses_" + kernel + "($|[ |])")));
+        }
+    }
 }
