@@ -96,7 +96,9 @@ namespace {
 // The projection stage's bound: the map's projection's own (projection_ops), in double or in float. The
 // firmware profile's projections have the float one alone.
 #if !KFM_FIRMWARE
-double projection_bound(const map_state& map, const input_norms<double>& x) { return map.ops->log2_output_bound(map, x); }
+double projection_bound(const map_state& map, const input_norms<double>& x) {
+    return map.ops->log2_output_bound(map, x);
+}
 #endif
 float projection_bound(const map_state& map, const input_norms<float>& x) {
     return map.ops->log2_output_bound_float(map, x);
