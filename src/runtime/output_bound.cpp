@@ -31,26 +31,6 @@ float portable_log2_of_parts(int exponent, float m) {
     return float(exponent) + 2.0f * series * 1.44269504f;  // 1 / ln 2
 }
 
-}  // namespace
-
-float portable_log2(float v) {
-    std::uint32_t u;
-    std::memcpy(&u, &v, sizeof u);
-    u &= 0x7fffffffu;
-    if (u == 0) return -INFINITY;
-    if (u >= 0x7f800000u) return INFINITY;  // never reached: open checks every stored float is finite
-    int exponent = int(u >> 23) - 127;
-    if (exponent == -127) {  // subnormal: scale by 2^24 into the normal range
-        float n = float(u) * 0x1p-149f * 0x1p24f;
-        std::memcpy(&u, &n, sizeof u);
-        exponent = int(u >> 23) - 127 - 24;
-    }
-    const std::uint32_t mantissa_bits = (u & 0x007fffffu) | 0x3f800000u;
-    float m;
-    std::memcpy(&m, &mantissa_bits, sizeof m);
-    return portable_log2_of_parts(exponent, m);
-}
-
 // log2 |v| of a double without double arithmetic: its exponent, and its mantissa truncated to a float's 23
 // bits (at most 2^-23 relative, 1.8e-7 in log2). Doubles beyond float's range keep their exponent.
 float portable_log2_of_double(double v) {
@@ -76,6 +56,26 @@ float portable_log2_of_double(double v) {
     return portable_log2_of_parts(exponent, m);
 }
 
+}  // namespace
+
+float portable_log2(float v) {
+    std::uint32_t u;
+    std::memcpy(&u, &v, sizeof u);
+    u &= 0x7fffffffu;
+    if (u == 0) return -INFINITY;
+    if (u >= 0x7f800000u) return INFINITY;  // never reached: open checks every stored float is finite
+    int exponent = int(u >> 23) - 127;
+    if (exponent == -127) {  // subnormal: scale by 2^24 into the normal range
+        float n = float(u) * 0x1p-149f * 0x1p24f;
+        std::memcpy(&u, &n, sizeof u);
+        exponent = int(u >> 23) - 127 - 24;
+    }
+    const std::uint32_t mantissa_bits = (u & 0x007fffffu) | 0x3f800000u;
+    float m;
+    std::memcpy(&m, &mantissa_bits, sizeof m);
+    return portable_log2_of_parts(exponent, m);
+}
+
 // 2^t for t <= 0: 2^k 2^f with k = t rounded to an integer and |f| <= 1/2, 2^f = e^(f ln 2) by its Taylor
 // polynomial to degree 7 (remainder below 0.347^8 / 8! < 5e-9). Exact for an integer t (f = 0); 0 below
 // 2^-100, where only 1 + 2^t is ever asked for.
@@ -92,6 +92,17 @@ float portable_exp2(float t) {
 }
 
 namespace {
+
+// The arithmetic of the input and feature stages: the projections' (runtime/output_bound_math.hpp), and log2 |v|
+// of a double (the input's appended value is one).
+struct host_math : double_math {
+    using double_math::log2_abs;
+    static double log2_abs(double v) { return std::log2(std::fabs(v)); }
+};
+struct firmware_math : float_math {
+    using float_math::log2_abs;
+    static float log2_abs(double v) { return portable_log2_of_double(v); }
+};
 
 // The projection stage's bound: the map's projection's own (projection_ops), in double or in float. The
 // firmware profile's projections have the float one alone.
@@ -138,12 +149,12 @@ struct magnitude_bound : log2_magnitudes<M> {
         const real d = real(m.input_dim), append = M::log2_abs(m.input_append);
         norms n{};
         if ((m.flags & fmt::meta_flag_normalize_input) != 0) {  // unit norm (or zero)
-            n = {real(0), real(0.5) * M::log2(d), real(0)};
+            n = {real(0.5) * M::log2(d), real(0)};
         } else {
             const real x = scaled_input_bound(map);
-            n = {x, x + M::log2(d), x + real(0.5) * M::log2(d)};
+            n = {x + M::log2(d), x + real(0.5) * M::log2(d)};
         }
-        return {log2_sum(n.inf, append), log2_sum(n.one, append), log2_sum(n.two, append)};
+        return {log2_sum(n.one, append), log2_sum(n.two, append)};
     }
 
     // log2 of the largest |v| over the n entries of an optional per-argument array times its scalar.
@@ -208,12 +219,12 @@ struct magnitude_bound : log2_magnitudes<M> {
 
 #if !KFM_FIRMWARE
 double log2_magnitude_bound(const map_state& map) noexcept {
-    return magnitude_bound<double_math>::log2_magnitude_bound(map);
+    return magnitude_bound<host_math>::log2_magnitude_bound(map);
 }
 #endif
 
 float log2_magnitude_bound_float(const map_state& map) noexcept {
-    return magnitude_bound<float_math>::log2_magnitude_bound(map);
+    return magnitude_bound<firmware_math>::log2_magnitude_bound(map);
 }
 
 bool magnitudes_within_contract(const map_state& map) noexcept {

@@ -9,31 +9,29 @@
 
 namespace kfm::detail {
 
-// log2 |v| of a float and of a double, and 2^t for t <= 0, in float arithmetic alone (output_bound.cpp).
+// log2 |v| of a float, and 2^t for t <= 0, in float arithmetic alone (output_bound.cpp).
 float portable_log2(float v);
-float portable_log2_of_double(double v);
 float portable_exp2(float t);
 
-// The arithmetic of one instantiation.
+// The arithmetic of one instantiation. (output_bound.cpp extends both with log2 |v| of a double, which only
+// its input stage takes.)
 struct double_math {
     using real = double;
     static double log2(double v) { return std::log2(v); }
     static double exp2(double v) { return std::exp2(v); }
-    static double log2_abs(double v) { return std::log2(std::fabs(v)); }
     static double log2_abs(float v) { return std::log2(std::fabs(double(v))); }
 };
 struct float_math {
     using real = float;
     static float log2(float v) { return portable_log2(v); }
     static float exp2(float v) { return portable_exp2(v); }
-    static float log2_abs(double v) { return portable_log2_of_double(v); }
     static float log2_abs(float v) { return portable_log2(v); }
 };
 
-// The pre-processed input's norms as log2: its largest entry, 1-norm and 2-norm.
+// The pre-processed input's norms as log2: its 1-norm and 2-norm.
 template <class Real>
 struct input_norms {
-    Real inf, one, two;
+    Real one, two;
 };
 
 template <class M>
