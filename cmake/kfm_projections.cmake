@@ -1,20 +1,12 @@
-# KFM_PROJECTIONS: which projections the runtime contains, and KFM_NONLINEARITIES which nonlinearities its
-# feature stage contains (KFM_NONLINEARITY_DEFINITIONS: KFM_LEAVE_OUT_NONLINEARITY_<KIND>=1 for each left
-# out, read by src/kernels/nonlinearity_selection.hpp; such maps fail open with status::unknown_nonlinearity).
-# For the projections it sets KFM_LEFT_OUT_PROJECTION_FILES (the src/runtime/projection_<kind>.cpp files
-# the runtime does not compile) and KFM_PROJECTION_DEFINITIONS (KFM_PROJECTION_<KIND>=1 for each kept one),
-# which src/runtime/projection_registry.cpp and every ISA's kernel table (src/runtime/kernel_selection.hpp)
-# read. A map whose projection is left out fails kfm::open with
-# status::unknown_projection. A full build (tests, tool) needs every projection.
-set(_kfm_projection_file_dense projection_dense.cpp)
-set(_kfm_projection_file_ssf_fft projection_ssf.cpp)
-set(_kfm_projection_file_butterfly_simplex projection_butterfly_simplex.cpp)
-set(_kfm_projection_file_hadamard projection_hadamard.cpp)
-set(_kfm_projection_file_butterfly_blocks projection_butterfly_blocks.cpp)
-set(_kfm_projection_file_count_sketch_fft projection_count_sketch.cpp)
-set(_kfm_projection_file_fastfood projection_fastfood.cpp)
-set(_kfm_projection_file_kernel_landmarks projection_kernel_landmarks.cpp)
-
+# KFM_PROJECTIONS: which projections the runtime contains (of KFM_ALL_PROJECTIONS, read from
+# src/runtime/projection_list.def by cmake/kfm_projection_list.cmake), and KFM_NONLINEARITIES which
+# nonlinearities its feature stage contains (KFM_NONLINEARITY_DEFINITIONS: KFM_LEAVE_OUT_NONLINEARITY_<KIND>=1
+# for each left out, read by src/kernels/nonlinearity_selection.hpp; such maps fail open with
+# status::unknown_nonlinearity). For the projections it sets KFM_LEFT_OUT_PROJECTION_FILES (the
+# src/runtime/projection_<kind>.cpp files the runtime does not compile) and KFM_PROJECTION_DEFINITIONS
+# (KFM_PROJECTION_<KIND>=1 for each kept one, =0 for each left out), which src/runtime/projection_registry.cpp
+# and every ISA's kernel table (src/runtime/kernel_selection.hpp) read. A map whose projection is left out
+# fails kfm::open with status::unknown_projection. A full build (tests, tool) needs every projection.
 # kfm_check_selection(VAR WHAT KNOWN...): VAR (a list option) is non-empty and names only KNOWN items.
 function(kfm_check_selection var what)
   if(NOT ${var})
@@ -43,6 +35,7 @@ foreach(p IN LISTS KFM_ALL_PROJECTIONS)
   if(p IN_LIST KFM_PROJECTIONS)
     list(APPEND KFM_PROJECTION_DEFINITIONS KFM_PROJECTION_${P}=1)
   else()
+    list(APPEND KFM_PROJECTION_DEFINITIONS KFM_PROJECTION_${P}=0)
     list(APPEND KFM_LEFT_OUT_PROJECTION_FILES ${_kfm_projection_file_${p}})
     list(APPEND _kfm_left_out ${p})
   endif()

@@ -92,7 +92,8 @@ private:
 // Throws cli_error naming the first row and column of x (rows x cols) that is NaN or infinite.
 void require_finite(const std::string& name, const float* x, std::size_t rows, std::size_t cols);
 
-// Names of the format enums for reports ("?" for unknown values).
+// Names of the format enums for reports ("?" for unknown values; the projections' are the runtime's,
+// kfm::projection_name, "unknown" for an unknown one).
 const char* projection_name(std::uint32_t p);
 const char* output_convention_name(std::uint32_t c);
 const char* nonlinearity_name(std::uint32_t n);

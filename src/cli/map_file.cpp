@@ -43,19 +43,7 @@ void require_finite(const std::string& name, const float* x, std::size_t rows, s
                                 " (the map needs finite inputs)");
 }
 
-const char* projection_name(std::uint32_t p) {
-    switch (static_cast<format::projection>(p)) {
-        case format::projection::dense: return "dense";
-        case format::projection::ssf_fft: return "ssf-fft";
-        case format::projection::butterfly_simplex: return "butterfly-simplex";
-        case format::projection::hadamard: return "hadamard";
-        case format::projection::count_sketch_fft: return "count-sketch-fft";
-        case format::projection::butterfly_blocks: return "butterfly-blocks";
-        case format::projection::fastfood: return "fastfood";
-        case format::projection::kernel_landmarks: return "kernel-landmarks";
-    }
-    return "?";
-}
+const char* projection_name(std::uint32_t p) { return kfm::projection_name(static_cast<format::projection>(p)); }
 
 const char* output_convention_name(std::uint32_t c) {
     switch (static_cast<format::output_convention>(c)) {

@@ -1,39 +1,52 @@
 // Which kernels a build's projections call. Each platforms/<dir>/kernels_<isa>.cpp passes its table
-// through keep_selected_kernels, which clears the entries no kept projection uses (KFM_PROJECTION_<KIND>,
-// defined from CMake's KFM_PROJECTIONS), so that the linker's --gc-sections can drop those kernels from
-// firmware that links only some projections, and the batch kernels in the firmware profile (KFM_FIRMWARE).
-// A full build keeps every entry.
+// through keep_selected_kernels, which clears the entries no kept projection calls (each projection's row in
+// runtime/projection_list.def names the entries it calls; KFM_PROJECTION_<KIND> is 1 for a kept one, from
+// CMake's KFM_PROJECTIONS), so that the linker's --gc-sections can drop those kernels from firmware that
+// links only some projections, and the batch kernels in the firmware profile (KFM_FIRMWARE). A full build
+// keeps every entry.
 #pragma once
 #include "kernels/kernel_table.hpp"
 
 namespace kfm::detail {
 
+// One bit per kernel_table entry a projection may call (the kernels column of projection_list.def).
+enum kernel_use : unsigned {
+    uses_gemv = 1u << 0,
+    uses_gemm = 1u << 1,
+    uses_kernel_of_dots = 1u << 2,
+    uses_fft = 1u << 3,
+    uses_fft_batch = 1u << 4,
+    uses_flip_signs = 1u << 5,
+    uses_expand = 1u << 6,
+    uses_butterfly = 1u << 7,
+    uses_butterfly_simplex_batch = 1u << 8,
+    uses_simplex_row = 1u << 9,
+    uses_fwht = 1u << 10,
+};
+
+// The entries the build's kept projections call.
+constexpr unsigned kept_kernel_uses() noexcept {
+    unsigned uses = 0;
+#define KFM_PROJECTION(kind, KIND, name, file, kernels) \
+    if (KFM_PROJECTION_##KIND) uses |= (kernels);
+#include "runtime/projection_list.def"
+#undef KFM_PROJECTION
+    return uses;
+}
+
 constexpr kernel_table keep_selected_kernels(kernel_table t) noexcept {
-#if !KFM_PROJECTION_DENSE && !KFM_PROJECTION_KERNEL_LANDMARKS
-    t.gemv = nullptr;
-    t.gemm = nullptr;
-#endif
-#if !KFM_PROJECTION_KERNEL_LANDMARKS
-    t.kernel_of_dots = nullptr;
-#endif
-#if !KFM_PROJECTION_SSF_FFT && !KFM_PROJECTION_COUNT_SKETCH_FFT
-    t.fft = nullptr;
-#endif
-#if !KFM_PROJECTION_SSF_FFT
-    t.fft_batch = nullptr;
-    t.flip_signs = nullptr;
-    t.expand = nullptr;
-#endif
-#if !KFM_PROJECTION_BUTTERFLY_SIMPLEX && !KFM_PROJECTION_BUTTERFLY_BLOCKS
-    t.butterfly = nullptr;
-#endif
-#if !KFM_PROJECTION_BUTTERFLY_SIMPLEX
-    t.butterfly_simplex_batch = nullptr;
-    t.simplex_row = nullptr;
-#endif
-#if !KFM_PROJECTION_HADAMARD && !KFM_PROJECTION_FASTFOOD
-    t.fwht = nullptr;
-#endif
+    constexpr unsigned kept = kept_kernel_uses();
+    if ((kept & uses_gemv) == 0) t.gemv = nullptr;
+    if ((kept & uses_gemm) == 0) t.gemm = nullptr;
+    if ((kept & uses_kernel_of_dots) == 0) t.kernel_of_dots = nullptr;
+    if ((kept & uses_fft) == 0) t.fft = nullptr;
+    if ((kept & uses_fft_batch) == 0) t.fft_batch = nullptr;
+    if ((kept & uses_flip_signs) == 0) t.flip_signs = nullptr;
+    if ((kept & uses_expand) == 0) t.expand = nullptr;
+    if ((kept & uses_butterfly) == 0) t.butterfly = nullptr;
+    if ((kept & uses_butterfly_simplex_batch) == 0) t.butterfly_simplex_batch = nullptr;
+    if ((kept & uses_simplex_row) == 0) t.simplex_row = nullptr;
+    if ((kept & uses_fwht) == 0) t.fwht = nullptr;
 #if KFM_FIRMWARE  // the firmware profile has no batched paths (runtime/projection.hpp, KFM_BATCH_PATH)
     t.fft_batch = nullptr;
     t.butterfly_simplex_batch = nullptr;

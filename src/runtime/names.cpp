@@ -45,15 +45,11 @@ constexpr name_entry<format::kernel> kernel_names[] = {
     {format::kernel::laplacian, "laplacian"},
 };
 
+// The projections' names are their rows' in the one list of projections.
 constexpr name_entry<format::projection> projection_names[] = {
-    {format::projection::dense, "dense"},
-    {format::projection::ssf_fft, "ssf-fft"},
-    {format::projection::butterfly_simplex, "butterfly-simplex"},
-    {format::projection::hadamard, "hadamard"},
-    {format::projection::count_sketch_fft, "count-sketch-fft"},
-    {format::projection::butterfly_blocks, "butterfly-blocks"},
-    {format::projection::fastfood, "fastfood"},
-    {format::projection::kernel_landmarks, "kernel-landmarks"},
+#define KFM_PROJECTION(kind, KIND, name, file, kernels) {format::projection::kind, name},
+#include "runtime/projection_list.def"
+#undef KFM_PROJECTION
 };
 
 template <class E, std::size_t N>

@@ -1,18 +1,21 @@
-// Worst-case magnitudes of a transform's intermediates (see the header). Every bound is a log2, so no product
-// of stored values can overflow while it is computed; log2(0) = -inf stays ordered. One implementation,
-// instantiated twice: in double with libm's log2 and exp2 (the host), and in float with portable_log2 and
-// portable_exp2 below (the firmware profile, which has no double-precision libm; runtime/output_bound.hpp
-// states the margin that makes both decide alike).
+// Worst-case magnitudes of a transform's intermediates (see the header): the input and feature stages, and
+// the projection stage through its projection's own bound (projection_ops). One implementation, instantiated
+// twice over the arithmetic of runtime/output_bound_math.hpp: in double (the host) and in float (the firmware
+// profile; runtime/output_bound.hpp states the margin that makes both decide alike).
 #include "runtime/output_bound.hpp"
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 
+#include "runtime/output_bound_math.hpp"
+#include "runtime/projection.hpp"
+
 namespace kfm::detail {
-namespace {
 
 namespace fmt = kfm::format;
+
+namespace {
 
 // log2 |v| from the bits of a float: the exponent plus log2 of the mantissa m in [sqrt(1/2), sqrt(2)),
 // as ln(m) / ln(2) with ln(m) = 2 atanh(s) = 2 (s + s^3/3 + ... + s^9/9), s = (m - 1) / (m + 1). |s| <= 0.1716,
@@ -26,24 +29,6 @@ float portable_log2_of_parts(int exponent, float m) {
     const float s = (m - 1.0f) / (m + 1.0f), s2 = s * s;
     const float series = s * (1.0f + s2 * (1.0f / 3 + s2 * (1.0f / 5 + s2 * (1.0f / 7 + s2 * (1.0f / 9)))));
     return float(exponent) + 2.0f * series * 1.44269504f;  // 1 / ln 2
-}
-
-float portable_log2(float v) {
-    std::uint32_t u;
-    std::memcpy(&u, &v, sizeof u);
-    u &= 0x7fffffffu;
-    if (u == 0) return -INFINITY;
-    if (u >= 0x7f800000u) return INFINITY;  // never reached: open checks every stored float is finite
-    int exponent = int(u >> 23) - 127;
-    if (exponent == -127) {  // subnormal: scale by 2^24 into the normal range
-        float n = float(u) * 0x1p-149f * 0x1p24f;
-        std::memcpy(&u, &n, sizeof u);
-        exponent = int(u >> 23) - 127 - 24;
-    }
-    const std::uint32_t mantissa_bits = (u & 0x007fffffu) | 0x3f800000u;
-    float m;
-    std::memcpy(&m, &mantissa_bits, sizeof m);
-    return portable_log2_of_parts(exponent, m);
 }
 
 // log2 |v| of a double without double arithmetic: its exponent, and its mantissa truncated to a float's 23
@@ -71,6 +56,26 @@ float portable_log2_of_double(double v) {
     return portable_log2_of_parts(exponent, m);
 }
 
+}  // namespace
+
+float portable_log2(float v) {
+    std::uint32_t u;
+    std::memcpy(&u, &v, sizeof u);
+    u &= 0x7fffffffu;
+    if (u == 0) return -INFINITY;
+    if (u >= 0x7f800000u) return INFINITY;  // never reached: open checks every stored float is finite
+    int exponent = int(u >> 23) - 127;
+    if (exponent == -127) {  // subnormal: scale by 2^24 into the normal range
+        float n = float(u) * 0x1p-149f * 0x1p24f;
+        std::memcpy(&u, &n, sizeof u);
+        exponent = int(u >> 23) - 127 - 24;
+    }
+    const std::uint32_t mantissa_bits = (u & 0x007fffffu) | 0x3f800000u;
+    float m;
+    std::memcpy(&m, &mantissa_bits, sizeof m);
+    return portable_log2_of_parts(exponent, m);
+}
+
 // 2^t for t <= 0: 2^k 2^f with k = t rounded to an integer and |f| <= 1/2, 2^f = e^(f ln 2) by its Taylor
 // polynomial to degree 7 (remainder below 0.347^8 / 8! < 5e-9). Exact for an integer t (f = 0); 0 below
 // 2^-100, where only 1 + 2^t is ever asked for.
@@ -86,43 +91,37 @@ float portable_exp2(float t) {
     return e * scale;
 }
 
-// The arithmetic of one instantiation.
-struct double_math {
-    using real = double;
-    static double log2(double v) { return std::log2(v); }
-    static double exp2(double v) { return std::exp2(v); }
+namespace {
+
+// The arithmetic of the input and feature stages: the projections' (runtime/output_bound_math.hpp), and log2 |v|
+// of a double (the input's appended value is one).
+struct host_math : double_math {
+    using double_math::log2_abs;
     static double log2_abs(double v) { return std::log2(std::fabs(v)); }
-    static double log2_abs(float v) { return std::log2(std::fabs(double(v))); }
 };
-struct float_math {
-    using real = float;
-    static float log2(float v) { return portable_log2(v); }
-    static float exp2(float v) { return portable_exp2(v); }
+struct firmware_math : float_math {
+    using float_math::log2_abs;
     static float log2_abs(double v) { return portable_log2_of_double(v); }
-    static float log2_abs(float v) { return portable_log2(v); }
 };
+
+// The projection stage's bound: the map's projection's own (projection_ops), in double or in float. The
+// firmware profile's projections have the float one alone.
+#if !KFM_FIRMWARE
+double projection_bound(const map_state& map, const input_norms<double>& x) {
+    return map.ops->log2_output_bound(map, x);
+}
+#endif
+float projection_bound(const map_state& map, const input_norms<float>& x) {
+    return map.ops->log2_output_bound_float(map, x);
+}
 
 template <class M>
-struct magnitude_bound {
-    using real = typename M::real;
-    static real larger(real a, real b) { return a > b ? a : b; }
-
-    // log2 of |a| + |b| from log2 |a| and log2 |b| (a bound on any sum of the two).
-    static real log2_sum(real la, real lb) {
-        const real hi = larger(la, lb), lo = la > lb ? lb : la;
-        if (hi == -INFINITY) return hi;
-        return hi + M::log2(real(1) + M::exp2(lo - hi));
-    }
-
-    // log2 of max |v_i| over n floats (-inf for none).
-    static real log2_max_abs(const float* v, std::uint64_t n) {
-        float m = 0.0f;
-        for (std::uint64_t i = 0; i < n; ++i) {
-            const float a = std::fabs(v[i]);
-            if (a > m) m = a;
-        }
-        return M::log2_abs(m);
-    }
+struct magnitude_bound : log2_magnitudes<M> {
+    using base = log2_magnitudes<M>;
+    using typename base::real;
+    using base::larger;
+    using base::log2_max_abs;
+    using base::log2_sum;
 
     // log2 of the largest head weight. The int8 head (|q| <= 2^7, times its output's scale) sums q phi
     // before scaling, so the bound covers both 2^7 and 2^7 max|scale|.
@@ -131,10 +130,7 @@ struct magnitude_bound {
         return real(7) + larger(real(0), log2_max_abs(map.head_scales, map.head_scale_count));
     }
 
-    // The pre-processed input's norms: its largest entry, 1-norm and 2-norm.
-    struct input_norms {
-        real inf, one, two;
-    };
+    using norms = input_norms<real>;
 
     // log2 of the largest |x'_i| = |x_i - shift_i| |scale_i| a model's PREP can make of |x_i| <= max_input_abs
     // (max_input_abs itself without PREP).
@@ -148,68 +144,17 @@ struct magnitude_bound {
         return worst;
     }
 
-    static input_norms input_bound(const map_state& map) {
+    static norms input_bound(const map_state& map) {
         const fmt::map_meta& m = *map.meta;
         const real d = real(m.input_dim), append = M::log2_abs(m.input_append);
-        input_norms n{};
+        norms n{};
         if ((m.flags & fmt::meta_flag_normalize_input) != 0) {  // unit norm (or zero)
-            n = {real(0), real(0.5) * M::log2(d), real(0)};
+            n = {real(0.5) * M::log2(d), real(0)};
         } else {
             const real x = scaled_input_bound(map);
-            n = {x, x + M::log2(d), x + real(0.5) * M::log2(d)};
+            n = {x + M::log2(d), x + real(0.5) * M::log2(d)};
         }
-        return {log2_sum(n.inf, append), log2_sum(n.one, append), log2_sum(n.two, append)};
-    }
-
-    // log2 of the largest |t_j| and of any intermediate of the projection stage.
-    static real projection_bound(const map_state& map, const input_norms& x) {
-        const fmt::map_meta& m = *map.meta;
-        const real log2_n = M::log2(real(m.block_size > 0 ? m.block_size : 1));
-        switch (static_cast<fmt::projection>(m.projection)) {
-#if KFM_PROJECTION_DENSE
-            case fmt::projection::dense:  // every partial sum of W x is at most max |W| |x|_1
-                return log2_max_abs(map.dense, map.dense_count) + x.one;
-#endif
-#if KFM_PROJECTION_HADAMARD
-            case fmt::projection::hadamard:  // unnormalised passes: at most sqrt(d2) |x|_2 between the scalings
-                return x.two + log2_n;
-#endif
-#if KFM_PROJECTION_BUTTERFLY_BLOCKS
-            case fmt::projection::butterfly_blocks:  // rotations (verified to 2^-20): the 2-norm is kept
-                return x.two + real(1);
-#endif
-#if KFM_PROJECTION_BUTTERFLY_SIMPLEX
-            case fmt::projection::butterfly_simplex:  // then running sums of d + 1 entries with coefficients <= 2
-                return x.two + real(2) + M::log2(real(m.work_dim) + real(1));
-#endif
-#if KFM_PROJECTION_SSF_FFT
-            case fmt::projection::ssf_fft:  // |twiddles| <= 1 (verified): every FFT partial sum is <= |x|_1
-                return x.one + real(1);
-#endif
-#if KFM_PROJECTION_FASTFOOD
-            case fmt::projection::fastfood:  // H B x keeps |x|_2, Pi too, G scales it by max |G|, then as hadamard
-                return x.two + log2_max_abs(map.gaussian_diagonal, map.gaussian_diagonal_count) + log2_n;
-#endif
-#if KFM_PROJECTION_KERNEL_LANDMARKS
-            case fmt::projection::kernel_landmarks: {
-                // x.l_j (<= max |L| |x|_1), |x|^2 + |l_j|^2, then k in [0, 1] and every partial sum of M k <= m max |M|.
-                const real dots = log2_max_abs(map.dense, map.dense_count) + x.one;
-                const real squares = log2_sum(real(2) * x.two, log2_max_abs(map.landmark_norms, map.landmark_norm_count));
-                const real t = log2_max_abs(map.kernel_inverse_root, map.kernel_inverse_root_count) +
-                                 M::log2(real(m.projection_dim));
-                return larger(larger(dots + real(1), squares + real(1)), t);
-            }
-#endif
-#if KFM_PROJECTION_COUNT_SKETCH_FFT
-            case fmt::projection::count_sketch_fft: {
-                // Each sketch's spectrum is <= |x|_1; their product over block_count sketches, summed over n bins.
-                const real one = larger(x.one, real(0));
-                return one * real(m.block_count) + log2_n;
-            }
-#endif
-            default: break;  // a kind this build leaves out (projection_registry.cpp): open refuses its maps
-        }
-        return INFINITY;  // unreachable: verify_map refuses unknown projections
+        return {log2_sum(n.one, append), log2_sum(n.two, append)};
     }
 
     // log2 of the largest |v| over the n entries of an optional per-argument array times its scalar.
@@ -252,8 +197,8 @@ struct magnitude_bound {
     }
 
     static real log2_magnitude_bound(const map_state& map) {
-        const input_norms x = input_bound(map);
-        const real t = projection_bound(map, x);
+        const norms x = input_bound(map);
+        const real t = projection_bound(map, x);  // |t_j| and the projection's intermediates
         real features = -INFINITY;
         for (std::uint32_t i = 0; i < map.segment_count; ++i) features = larger(features, segment_bound(map, map.segments[i], t));
         features = larger(features, log2_max_abs(map.constants, map.constant_count));
@@ -272,12 +217,14 @@ struct magnitude_bound {
 
 }  // namespace
 
+#if !KFM_FIRMWARE
 double log2_magnitude_bound(const map_state& map) noexcept {
-    return magnitude_bound<double_math>::log2_magnitude_bound(map);
+    return magnitude_bound<host_math>::log2_magnitude_bound(map);
 }
+#endif
 
 float log2_magnitude_bound_float(const map_state& map) noexcept {
-    return magnitude_bound<float_math>::log2_magnitude_bound(map);
+    return magnitude_bound<firmware_math>::log2_magnitude_bound(map);
 }
 
 bool magnitudes_within_contract(const map_state& map) noexcept {

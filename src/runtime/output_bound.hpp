@@ -8,8 +8,11 @@ namespace kfm::detail {
 
 // log2 of the largest magnitude any intermediate of the map's transform may reach for an input within the
 // contract (projection and feature stages; -inf when everything is zero). Needs a map that passed
-// verify_map and its projection's verify.
+// verify_map and its projection's verify. Not in the firmware profile (KFM_FIRMWARE), which has no
+// double-precision libm.
+#if !KFM_FIRMWARE
 double log2_magnitude_bound(const map_state& map) noexcept;
+#endif
 
 // The largest log2 magnitude open() accepts: 2^126 leaves a factor of 4 below FLT_MAX for the rounding
 // of the sums the bound covers.

@@ -5,6 +5,7 @@
 
 #include "runtime/butterfly_sections.hpp"
 #include "runtime/projection.hpp"
+#include "runtime/work_bound.hpp"
 
 namespace kfm::detail {
 namespace {
@@ -37,9 +38,24 @@ void butterfly_blocks_apply(const map_state& map, const float* x, float* t, floa
     }
 }
 
+// Per block: repeats butterfly passes over the padded input, and its copy in and out.
+std::uint64_t butterfly_blocks_work(const map_state& map) {
+    const format::map_meta& m = *map.meta;
+    const std::uint64_t w = m.work_dim, n = m.block_size, blocks = m.block_count;
+    return blocks * (m.repeats * (transform_cost(n) + w) + 2 * w);
+}
+
+// Rotations (verified to 2^-20): the 2-norm is kept.
+template <class M>
+typename M::real butterfly_blocks_output_bound(const map_state&, const input_norms<typename M::real>& x) {
+    return x.two + typename M::real(1);
+}
+
 }  // namespace
 
 extern const projection_ops butterfly_blocks_projection = {
-    butterfly_blocks_verify, butterfly_blocks_scratch_floats, butterfly_blocks_apply, nullptr, nullptr};
+    butterfly_blocks_verify, butterfly_blocks_scratch_floats, butterfly_blocks_apply,
+    nullptr, nullptr,  // no batched path: transform_batch runs apply row by row
+    butterfly_blocks_work, KFM_OUTPUT_BOUNDS(butterfly_blocks_output_bound)};
 
 }  // namespace kfm::detail

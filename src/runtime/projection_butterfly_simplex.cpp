@@ -17,6 +17,7 @@
 #include "runtime/bits.hpp"
 #include "runtime/butterfly_sections.hpp"
 #include "runtime/projection.hpp"
+#include "runtime/work_bound.hpp"
 
 namespace kfm::detail {
 namespace {
@@ -190,10 +191,25 @@ void butterfly_simplex_apply_batch(const map_state& map, const float* x, std::si
 }
 #endif  // !KFM_FIRMWARE
 
+// Per block: repeats butterfly passes, then the simplex vertices' running sums; the input's copy.
+std::uint64_t butterfly_simplex_work(const map_state& map) {
+    const format::map_meta& m = *map.meta;
+    const std::uint64_t w = m.work_dim, n = m.block_size, blocks = m.block_count;
+    return blocks * (m.repeats * (transform_cost(n) + w) + 3 * (w + 1)) + 2 * w;
+}
+
+// Rotations keep the 2-norm, then running sums of d + 1 entries with coefficients <= 2.
+template <class M>
+typename M::real butterfly_simplex_output_bound(const map_state& map, const input_norms<typename M::real>& x) {
+    using real = typename M::real;
+    return x.two + real(2) + M::log2(real(map.meta->work_dim) + real(1));
+}
+
 }  // namespace
 
 extern const projection_ops butterfly_simplex_projection = {
     butterfly_simplex_verify, butterfly_simplex_scratch_floats, butterfly_simplex_apply,
-    KFM_BATCH_PATH(butterfly_simplex_batch_scratch_floats, butterfly_simplex_apply_batch)};
+    KFM_BATCH_PATH(butterfly_simplex_batch_scratch_floats, butterfly_simplex_apply_batch),
+    butterfly_simplex_work, KFM_OUTPUT_BOUNDS(butterfly_simplex_output_bound)};
 
 }  // namespace kfm::detail

@@ -8,6 +8,7 @@
 #include "kernels/kernel_table.hpp"
 #include "runtime/checked.hpp"
 #include "runtime/projection.hpp"
+#include "runtime/work_bound.hpp"
 
 namespace kfm::detail {
 namespace {
@@ -70,9 +71,26 @@ void count_sketch_apply(const map_state& map, const float* x, float* t, float* s
     for (std::uint32_t j = 0; j < n; ++j) t[j] *= inv_n;
 }
 
+// Per sketch: the scatter, an FFT and the product; then the inverse FFT of the product.
+std::uint64_t count_sketch_work(const map_state& map) {
+    const format::map_meta& m = *map.meta;
+    const std::uint64_t w = m.work_dim, n = m.block_size, blocks = m.block_count;
+    return blocks * (4 * n + w + 2 * transform_cost(n)) + 2 * transform_cost(n) + n;
+}
+
+// Each sketch's spectrum is <= |x|_1; their product over block_count sketches, summed over n bins.
+template <class M>
+typename M::real count_sketch_output_bound(const map_state& map, const input_norms<typename M::real>& x) {
+    using real = typename M::real;
+    const real one = log2_magnitudes<M>::larger(x.one, real(0));
+    return one * real(map.meta->block_count) + M::log2(real(map.meta->block_size));
+}
+
 }  // namespace
 
-extern const projection_ops count_sketch_fft_projection = {count_sketch_verify, count_sketch_scratch_floats,
-                                                           count_sketch_apply, nullptr, nullptr};
+extern const projection_ops count_sketch_fft_projection = {
+    count_sketch_verify, count_sketch_scratch_floats, count_sketch_apply,
+    nullptr, nullptr,  // no batched path: transform_batch runs apply row by row
+    count_sketch_work, KFM_OUTPUT_BOUNDS(count_sketch_output_bound)};
 
 }  // namespace kfm::detail

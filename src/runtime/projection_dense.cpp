@@ -2,6 +2,7 @@
 // Used by rff, rff-phase, orf, qmc and the dense-direction variants of other methods.
 #include "kernels/kernel_table.hpp"
 #include "runtime/projection.hpp"
+#include "runtime/work_bound.hpp"
 
 namespace kfm::detail {
 namespace {
@@ -29,9 +30,20 @@ void dense_apply_batch(const map_state& map, const float* x, std::size_t rows, f
 }
 #endif  // !KFM_FIRMWARE
 
+// One multiply-add per weight.
+std::uint64_t dense_work(const map_state& map) { return std::uint64_t(map.meta->projection_dim) * map.meta->work_dim; }
+
+// Every partial sum of W x is at most max |W| |x|_1.
+template <class M>
+typename M::real dense_output_bound(const map_state& map, const input_norms<typename M::real>& x) {
+    return log2_magnitudes<M>::log2_max_abs(map.dense, map.dense_count) + x.one;
+}
+
 }  // namespace
 
-extern const projection_ops dense_projection = {dense_verify, dense_scratch_floats, dense_apply,
-                                                KFM_BATCH_PATH(dense_batch_scratch_floats, dense_apply_batch)};
+extern const projection_ops dense_projection = {
+    dense_verify, dense_scratch_floats, dense_apply,
+    KFM_BATCH_PATH(dense_batch_scratch_floats, dense_apply_batch),
+    dense_work, KFM_OUTPUT_BOUNDS(dense_output_bound)};
 
 }  // namespace kfm::detail

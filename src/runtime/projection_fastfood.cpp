@@ -8,6 +8,7 @@
 #include "kernels/kernel_table.hpp"
 #include "runtime/checked.hpp"
 #include "runtime/projection.hpp"
+#include "runtime/work_bound.hpp"
 
 namespace kfm::detail {
 namespace {
@@ -79,8 +80,25 @@ void fastfood_apply(const map_state& map, const float* x, float* t, float* scrat
     }
 }
 
+// Per block: two Walsh-Hadamard passes with their diagonals, the permutation, the copies.
+std::uint64_t fastfood_work(const map_state& map) {
+    const std::uint64_t n = map.meta->block_size, blocks = map.meta->block_count;
+    return blocks * (2 * (transform_cost(n) + n) + 3 * n);
+}
+
+// H B x keeps |x|_2, Pi too, G scales it by max |G|, then as hadamard.
+template <class M>
+typename M::real fastfood_output_bound(const map_state& map, const input_norms<typename M::real>& x) {
+    using real = typename M::real;
+    return x.two + log2_magnitudes<M>::log2_max_abs(map.gaussian_diagonal, map.gaussian_diagonal_count) +
+           M::log2(real(map.meta->block_size));
+}
+
 }  // namespace
 
-extern const projection_ops fastfood_projection = {fastfood_verify, fastfood_scratch_floats, fastfood_apply, nullptr, nullptr};
+extern const projection_ops fastfood_projection = {
+    fastfood_verify, fastfood_scratch_floats, fastfood_apply,
+    nullptr, nullptr,  // no batched path: transform_batch runs apply row by row
+    fastfood_work, KFM_OUTPUT_BOUNDS(fastfood_output_bound)};
 
 }  // namespace kfm::detail

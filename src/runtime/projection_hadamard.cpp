@@ -7,6 +7,7 @@
 #include "kernels/kernel_table.hpp"
 #include "runtime/checked.hpp"
 #include "runtime/projection.hpp"
+#include "runtime/work_bound.hpp"
 
 namespace kfm::detail {
 namespace {
@@ -49,8 +50,23 @@ void hadamard_apply(const map_state& map, const float* x, float* t, float* scrat
     }
 }
 
+// Per block: the copy in, three sign flips and Walsh-Hadamard passes, the copy out.
+std::uint64_t hadamard_work(const map_state& map) {
+    const std::uint64_t n = map.meta->block_size, blocks = map.meta->block_count;
+    return blocks * (3 * (transform_cost(n) + n) + 2 * n);
+}
+
+// Unnormalised passes: at most sqrt(d2) |x|_2 between the scalings.
+template <class M>
+typename M::real hadamard_output_bound(const map_state& map, const input_norms<typename M::real>& x) {
+    return x.two + M::log2(typename M::real(map.meta->block_size));
+}
+
 }  // namespace
 
-extern const projection_ops hadamard_projection = {hadamard_verify, hadamard_scratch_floats, hadamard_apply, nullptr, nullptr};
+extern const projection_ops hadamard_projection = {
+    hadamard_verify, hadamard_scratch_floats, hadamard_apply,
+    nullptr, nullptr,  // no batched path: transform_batch runs apply row by row
+    hadamard_work, KFM_OUTPUT_BOUNDS(hadamard_output_bound)};
 
 }  // namespace kfm::detail

@@ -10,6 +10,7 @@
 #include "kernels/kernel_table.hpp"
 #include "runtime/checked.hpp"
 #include "runtime/projection.hpp"
+#include "runtime/work_bound.hpp"
 
 namespace kfm::detail {
 namespace {
@@ -113,10 +114,29 @@ void kernel_landmarks_apply_batch(const map_state& map, const float* x, std::siz
 }
 #endif  // !KFM_FIRMWARE
 
+// |x|^2, the dot products with the landmarks, exp per landmark (counted 8), then M k.
+std::uint64_t kernel_landmarks_work(const map_state& map) {
+    const std::uint64_t w = map.meta->work_dim, p = map.meta->projection_dim;
+    return w + p * w + 8 * p + p * p;
+}
+
+// x.l_j (<= max |L| |x|_1), |x|^2 + |l_j|^2, then k in [0, 1] and every partial sum of M k <= m max |M|.
+template <class M>
+typename M::real kernel_landmarks_output_bound(const map_state& map, const input_norms<typename M::real>& x) {
+    using real = typename M::real;
+    using L = log2_magnitudes<M>;
+    const real dots = L::log2_max_abs(map.dense, map.dense_count) + x.one;
+    const real squares = L::log2_sum(real(2) * x.two, L::log2_max_abs(map.landmark_norms, map.landmark_norm_count));
+    const real t = L::log2_max_abs(map.kernel_inverse_root, map.kernel_inverse_root_count) +
+                   M::log2(real(map.meta->projection_dim));
+    return L::larger(L::larger(dots + real(1), squares + real(1)), t);
+}
+
 }  // namespace
 
 extern const projection_ops kernel_landmarks_projection = {
     kernel_landmarks_verify, kernel_landmarks_scratch_floats, kernel_landmarks_apply,
-    KFM_BATCH_PATH(kernel_landmarks_batch_scratch_floats, kernel_landmarks_apply_batch)};
+    KFM_BATCH_PATH(kernel_landmarks_batch_scratch_floats, kernel_landmarks_apply_batch),
+    kernel_landmarks_work, KFM_OUTPUT_BOUNDS(kernel_landmarks_output_bound)};
 
 }  // namespace kfm::detail

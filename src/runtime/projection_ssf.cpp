@@ -18,6 +18,7 @@
 
 #include "kernels/kernel_table.hpp"
 #include "runtime/projection.hpp"
+#include "runtime/work_bound.hpp"
 
 namespace kfm::detail {
 namespace {
@@ -206,9 +207,24 @@ void ssf_apply(const map_state& map, const float* x, float* t, float* scratch) {
 }
 #endif  // !KFM_FIRMWARE
 
+// The sign flip and scatter, per block a complex FFT of its scattered entries, the copy into t.
+std::uint64_t ssf_work(const map_state& map) {
+    const format::map_meta& m = *map.meta;
+    const std::uint64_t w = m.work_dim, p = m.projection_dim, n = m.block_size, blocks = m.block_count;
+    return 2 * w + blocks * 2 * (n + transform_cost(n)) + p;
+}
+
+// |twiddles| <= 1 (verified): every FFT partial sum is <= |x|_1.
+template <class M>
+typename M::real ssf_output_bound(const map_state&, const input_norms<typename M::real>& x) {
+    return x.one + typename M::real(1);
+}
+
 }  // namespace
 
-extern const projection_ops ssf_fft_projection = {ssf_verify, ssf_scratch_floats, ssf_apply,
-                                                  KFM_BATCH_PATH(ssf_batch_scratch_floats, ssf_apply_batch)};
+extern const projection_ops ssf_fft_projection = {
+    ssf_verify, ssf_scratch_floats, ssf_apply,
+    KFM_BATCH_PATH(ssf_batch_scratch_floats, ssf_apply_batch),
+    ssf_work, KFM_OUTPUT_BOUNDS(ssf_output_bound)};
 
 }  // namespace kfm::detail

@@ -1,0 +1,23 @@
+# KFM_ALL_PROJECTIONS and each projection's source file (_kfm_projection_file_<kind>), parsed from the one
+# list of projections, src/runtime/projection_list.def (whose header describes a row). A row that does not
+# parse, or whose KIND is not its kind in capitals, stops the configuration.
+set(_kfm_projection_list ${CMAKE_CURRENT_SOURCE_DIR}/src/runtime/projection_list.def)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_kfm_projection_list})
+file(STRINGS ${_kfm_projection_list} _kfm_projection_rows REGEX "^[ \t]*KFM_PROJECTION")
+set(KFM_ALL_PROJECTIONS "")
+foreach(row IN LISTS _kfm_projection_rows)
+  if(NOT row MATCHES "^KFM_PROJECTION\\(([a-z0-9_]+), ([A-Z0-9_]+), \"[^\"]+\", \"([a-z0-9_]+\\.cpp)\", uses_[a-z_ |]+\\)$")
+    message(FATAL_ERROR "src/runtime/projection_list.def: cannot read the row '${row}'")
+  endif()
+  set(_kfm_kind ${CMAKE_MATCH_1})
+  set(_kfm_file ${CMAKE_MATCH_3})
+  string(TOUPPER ${_kfm_kind} _kfm_kind_upper)
+  if(NOT _kfm_kind_upper STREQUAL CMAKE_MATCH_2)
+    message(FATAL_ERROR "src/runtime/projection_list.def: ${_kfm_kind}'s KIND is '${CMAKE_MATCH_2}', not '${_kfm_kind_upper}'")
+  endif()
+  list(APPEND KFM_ALL_PROJECTIONS ${_kfm_kind})
+  set(_kfm_projection_file_${_kfm_kind} ${_kfm_file})
+endforeach()
+if(NOT KFM_ALL_PROJECTIONS)
+  message(FATAL_ERROR "src/runtime/projection_list.def lists no projection")
+endif()
