@@ -1,4 +1,4 @@
-#include "offline/evaluate/parallel_map.hpp"
+#include "kfm/offline/parallel_map.hpp"
 
 #include <algorithm>
 #include <atomic>
