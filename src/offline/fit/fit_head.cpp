@@ -2,10 +2,10 @@
 // ridge.hpp, on the features the runtime computes.
 #include <algorithm>
 #include <cmath>
-#include <memory>
 #include <stdexcept>
 
 #include "kfm/offline/model.hpp"
+#include "offline/evaluate/aligned_workspace.hpp"
 #include "offline/fit/ridge.hpp"
 
 namespace kfm::offline {
@@ -22,14 +22,9 @@ Eigen::MatrixXd features_of(const map_contents& model, const float* x, std::size
     *negative_dim = m.negative_dim();
     const std::size_t D = m.output_dim();
     std::vector<float> phi(rows * D);
-    // 64-byte aligned, as the SIMD kernels prefer.
-    const std::size_t workspace_size = kfm::workspace_bytes(m, 64);
-    std::vector<unsigned char> storage(workspace_size + 64);
-    void* workspace = storage.data();
-    std::size_t space = storage.size();
-    std::align(64, workspace_size, workspace, space);
+    const aligned_workspace workspace(kfm::workspace_bytes(m, 64));
     const kfm::status s =
-        kfm::transform_batch(m, x, rows, cols, cols, phi.data(), D, workspace, workspace_size);
+        kfm::transform_batch(m, x, rows, cols, cols, phi.data(), D, workspace.data(), workspace.size());
     if (s != kfm::status::ok) throw std::invalid_argument(std::string("x: ") + kfm::status_string(s));
     Eigen::MatrixXd out(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(D));
     for (std::size_t r = 0; r < rows; ++r)

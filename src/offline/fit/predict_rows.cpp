@@ -1,10 +1,10 @@
 // A model's predictions and score over many rows, as kfm::predict_batch computes them
 // (kfm/offline/model.hpp).
 #include <algorithm>
-#include <memory>
 #include <stdexcept>
 
 #include "kfm/offline/model.hpp"
+#include "offline/evaluate/aligned_workspace.hpp"
 #include "offline/fit/ridge.hpp"
 
 namespace kfm::offline {
@@ -16,17 +16,12 @@ predictions predict_rows(const kfm::map& model, const float* x, std::size_t rows
     p.scores.resize(rows * k);
     if (model.task() != format::task_kind::regression) p.labels.resize(rows);
     const std::size_t chunk = std::min<std::size_t>(256, std::max<std::size_t>(rows, 1));
-    // 64-byte aligned, as the SIMD kernels prefer.
-    const std::size_t workspace_size = kfm::workspace_bytes(model, chunk);
-    std::vector<unsigned char> storage(workspace_size + 64);
-    void* workspace = storage.data();
-    std::size_t space = storage.size();
-    std::align(64, workspace_size, workspace, space);
+    const aligned_workspace workspace(kfm::workspace_bytes(model, chunk));
     for (std::size_t begin = 0; begin < rows; begin += chunk) {
         const std::size_t n = std::min(chunk, rows - begin);
         const kfm::status s = kfm::predict_batch(model, x + begin * cols, n, cols, cols, p.scores.data() + begin * k, k,
-                                                 p.labels.empty() ? nullptr : p.labels.data() + begin, workspace,
-                                                 workspace_size);
+                                                 p.labels.empty() ? nullptr : p.labels.data() + begin,
+                                                 workspace.data(), workspace.size());
         if (s != kfm::status::ok)
             throw std::runtime_error("rows " + std::to_string(begin) + ".." + std::to_string(begin + n - 1) + ": " +
                                      kfm::status_string(s));
