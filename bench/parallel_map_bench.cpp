@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "kfm/offline.hpp"
-#include "offline/evaluate/parallel_map.hpp"
+#include "kfm/offline/parallel_map.hpp"
 
 namespace {
 

@@ -13,7 +13,7 @@
 
 #include "kfm/kfm.hpp"
 #include "kfm/offline.hpp"
-#include "offline/fit/model.hpp"
+#include "kfm/offline/model.hpp"
 
 namespace {
 

@@ -1,6 +1,11 @@
-// Offline tooling API: build a feature map's parameters from a seed, serialise it to the v1 format,
-// write it atomically, and evaluate it against the exact kernel. May allocate and throw
-// (std::invalid_argument for impossible parameters, std::runtime_error for I/O).
+// Offline tooling API, everything the kfm tool and the Python package do: build a feature map's
+// parameters from a seed, serialise it to the v1 format and write it atomically (this header); read and
+// write .npy arrays, open a verified .kfm file, choose a bandwidth from data, map many rows on several
+// threads, evaluate a map against the exact kernel, fit and score a model, export a C header (the
+// headers included at the end, one purpose each). May allocate and throw: std::invalid_argument for
+// impossible parameters or inputs, std::runtime_error for I/O and for inputs the runtime refuses, as
+// each declaration says; a function that throws leaves its outputs (files included) unchanged unless
+// it says otherwise.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -169,3 +174,14 @@ inline bool kernel_from_name(const std::string& name, format::kernel* out) {
 }
 
 }  // namespace kfm::offline
+
+// The rest of the offline API. Each of these headers includes this one when it needs its types, and
+// none includes another of the list but map_file.hpp, so any of them can be included first.
+#include "kfm/offline/bandwidth.hpp"     // data-driven Gaussian bandwidths
+#include "kfm/offline/c_header.hpp"      // a .kfm file as a C header for firmware
+#include "kfm/offline/evaluate.hpp"      // kernel-approximation error against the exact kernel
+#include "kfm/offline/map_file.hpp"      // reading and verifying a .kfm file
+#include "kfm/offline/model.hpp"         // model sections, ridge fitting, predictions and scores
+#include "kfm/offline/npy.hpp"           // NumPy .npy arrays
+#include "kfm/offline/parallel_map.hpp"  // phi of many rows on several threads
+#include "kfm/offline/synthetic.hpp"     // synthetic data sets

@@ -33,9 +33,9 @@ mutants=(
   "stats-quadrature-no-a0|src/offline/methods/quadrature/build_quadrature.cpp|s/if (scale_mixture_kernel(o.kernel.kind)) return a0;/if (scale_mixture_kernel(o.kernel.kind)) return 0.0;/|stats|quadrature estimators with butterfly*"
   "targets-int64-through-float|src/offline/io/npy.cpp|s/default: return static_cast<Value>(load<std::int64_t>(p, t.swap));/default: return static_cast<Value>(static_cast<float>(load<std::int64_t>(p, t.swap)));/|offline|npy: targets read in double*"
   "targets-int32-max-refused|src/offline/fit/ridge.cpp|s/v > std::numeric_limits<std::int32_t>::max())/v >= std::numeric_limits<std::int32_t>::max())/|cli|targets: labels at the int32 limits*"
-  "targets-fit-reports-double-score|src/cli/cmd_fit.cpp|s/const double train = model_score(contents, x, y, x_path);/const double train = fit_score;/|cli|targets: float64 regression targets*"
+  "targets-fit-reports-double-score|src/cli/cmd_fit.cpp|s/const double train = model_score(contents, x, y, x_path);/const double train = fit.fit_score;/|cli|targets: float64 regression targets*"
   "targets-empty-score-unchecked|src/cli/model_data.cpp|s/if (x.rows == 0) throw cli_error/if (false) throw cli_error/|cli|targets: kfm score names an empty*"
-  "fit-sample-std|src/cli/cmd_fit.cpp|s/spread = std::sqrt(ss \/ double(x.rows));/spread = std::sqrt(ss \/ double(x.rows - 1));/|cli|fit: --standardize and --minmax*"
+  "fit-sample-std|src/offline/fit/fit_head.cpp|s/spread = std::sqrt(ss \/ double(rows));/spread = std::sqrt(ss \/ double(rows - 1));/|cli|fit: --standardize and --minmax*"
   "fit-cv-fold-sizes|src/offline/fit/ridge.cpp|s/(Eigen::Index(f) < extra ? 1 : 0)/(Eigen::Index(f) <= extra ? 1 : 0)/|cli|fit: --cv scores contiguous*"
   "fit-cv-last-tie-wins|src/offline/fit/ridge.cpp|s/if (r.mean_scores\[a\] > r.mean_scores\[r.best\]) r.best = a;/if (r.mean_scores[a] >= r.mean_scores[r.best]) r.best = a;/|cli|fit: --cv scores contiguous*"
 )

@@ -11,7 +11,6 @@
 
 #include "kfm/kfm.hpp"
 #include "kfm/offline.hpp"
-#include "offline/io/npy.hpp"
 
 namespace kfm::cli {
 
@@ -57,16 +56,9 @@ private:
 std::uint64_t parse_u64(const std::string& option, const std::string& text);
 double parse_real(const std::string& option, const std::string& text);
 
-// A .kfm file read into memory and verified by kfm::open. The view points into `storage`, whose data
-// (from the default operator new) is 8-byte aligned as open requires.
-struct loaded_map {
-    std::string path;
-    std::vector<std::uint8_t> storage;
-    kfm::map view;
-    std::size_t size() const { return storage.size(); }
-    const void* bytes() const { return storage.data(); }
-};
-// Throws cli_error("<path>: <reason>") when the file is not a readable regular file or does not verify.
+// A .kfm file read into memory and verified by kfm::open (offline::read_map_file), or cli_error("<path>:
+// <reason>") when the file is not a readable regular file or does not verify.
+using loaded_map = offline::map_file;
 loaded_map load_map(const std::string& path, kfm::isa requested = kfm::isa::automatic);
 
 // Usage error when the output `out` (given as `out_option`) is the same file as one of the inputs
@@ -115,13 +107,6 @@ offline::build_options build_options_from(const arguments& args, std::string* si
 
 // `kfm inspect --json`'s object for a verified file (`bytes`, `size`: the file as opened into `map`).
 std::string inspect_json(const kfm::map& map, const void* bytes, std::size_t size, const std::string& path);
-
-// `kfm export`'s C header, shared with the Python binding (kfm.sklearn.export(..., c_header=...)):
-// a usage error naming why when `name` cannot be the header's C symbol; add_c_header also stages the
-// header of `file` (which must outlive the commit) at `out` in `output`, written when it is committed.
-void require_header_name(const std::string& name);
-void add_c_header(offline::output_files& output, const std::string& out, const loaded_map& file,
-                  const std::string& name);
 
 // Sub-commands; each returns the process exit code.
 int run_build(const std::vector<std::string>& argv);

@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "cli/cli.hpp"
-#include "offline/sampling/random.hpp"
+#include "kfm/offline.hpp"
 
 namespace kfm::cli {
 namespace {
@@ -88,9 +88,7 @@ int run_bench(const std::vector<std::string>& argv) {
     const std::size_t d = v.input_dim(), out_dim = v.output_dim();
 
     // Fixed pseudo-random inputs in [-1, 1], the range the data sets are scaled to.
-    offline::rng r(12345);
-    std::vector<float> x(std::size_t(batch) * d);
-    for (float& value : x) value = float(2 * r.uniform() - 1);
+    const std::vector<float> x = offline::uniform_values(std::size_t(batch) * d, 12345);
     std::vector<float> out(std::size_t(batch) * out_dim);
     const aligned_buffer single_ws(kfm::workspace_bytes(v, 1));
     const aligned_buffer batch_ws(kfm::workspace_bytes(v, batch));

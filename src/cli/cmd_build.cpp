@@ -4,8 +4,8 @@
 
 #include "cli/cli.hpp"
 #include "kfm/offline.hpp"
-#include "offline/fit/bandwidth.hpp"
-#include "offline/io/npy.hpp"
+#include "kfm/offline/bandwidth.hpp"
+#include "kfm/offline/npy.hpp"
 
 namespace kfm::cli {
 namespace {

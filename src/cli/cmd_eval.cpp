@@ -5,9 +5,6 @@
 
 #include "cli/cli.hpp"
 #include "kfm/offline.hpp"
-#include "offline/evaluate/evaluate.hpp"
-#include "offline/io/npy.hpp"
-#include "runtime/map_state.hpp"
 
 namespace kfm::cli {
 
@@ -38,8 +35,8 @@ int run_eval(const std::vector<std::string>& argv) {
 
     const offline::evaluation e =
         offline::evaluate(v, x.data.data(), x.rows, v.input_dim(), samples, runs, seed);
-    const std::string method = offline::method_name(static_cast<format::method>(kfm::detail::state_of(v)->meta->method));
-    const std::string kernel = offline::kernel_name(static_cast<format::kernel>(kfm::detail::state_of(v)->meta->kernel));
+    const std::string method = offline::method_name(v.method());
+    const std::string kernel = offline::kernel_name(v.kernel());
 
     if (args.has("--json")) {
         const auto iv = [](const offline::interval& i) {

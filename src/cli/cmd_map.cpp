@@ -3,8 +3,7 @@
 #include <stdexcept>
 
 #include "cli/cli.hpp"
-#include "offline/io/npy.hpp"
-#include "offline/evaluate/parallel_map.hpp"
+#include "kfm/offline.hpp"
 
 namespace kfm::cli {
 

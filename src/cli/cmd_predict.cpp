@@ -23,7 +23,7 @@ int run_predict(const std::vector<std::string>& argv) {
     const loaded_map model = load_map(model_path);
     require_head(model);
     const offline::npy_array x = read_inputs(in_path, model.view);
-    const predictions p = predict_rows(model, x, in_path);
+    const offline::predictions p = predict_rows(model, x, in_path);
     const std::size_t k = model.view.head_outputs();
     const auto scores = k == 1 ? offline::encode_npy_f32_vector(x.rows, p.scores.data())
                                : offline::encode_npy_f32(x.rows, k, p.scores.data());

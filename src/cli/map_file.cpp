@@ -9,16 +9,11 @@
 namespace kfm::cli {
 
 loaded_map load_map(const std::string& path, kfm::isa requested) {
-    loaded_map m;
-    m.path = path;
     try {
-        m.storage = offline::read_regular_file(path);
+        return offline::read_map_file(path, requested);
     } catch (const std::runtime_error& e) {
         throw cli_error(e.what());
     }
-    const kfm::status s = kfm::open(m.storage.data(), m.storage.size(), &m.view, requested);
-    if (s != kfm::status::ok) throw cli_error(path + ": " + kfm::status_string(s));
-    return m;
 }
 
 void refuse_overwriting_inputs(const std::string& out_option, const std::string& out,

@@ -1,10 +1,7 @@
 // Inputs, targets and batched predictions for the model commands (model_data.hpp).
 #include "cli/model_data.hpp"
 
-#include <algorithm>
 #include <cmath>
-
-#include "offline/fit/ridge.hpp"
 
 namespace kfm::cli {
 
@@ -43,37 +40,21 @@ void require_head(const loaded_map& model) {
         throw cli_error(model.path + ": the file has no linear head (a map, not a model: fit one with 'kfm fit')");
 }
 
-predictions predict_rows(const loaded_map& model, const offline::npy_array& x, const std::string& x_path) {
-    const kfm::map& m = model.view;
-    const std::size_t k = m.head_outputs();
-    predictions p;
-    p.scores.resize(x.rows * k);
-    if (m.task() != format::task_kind::regression) p.labels.resize(x.rows);
-    const std::size_t chunk = std::min<std::size_t>(256, std::max<std::size_t>(x.rows, 1));
-    const aligned_buffer workspace(kfm::workspace_bytes(m, chunk));
-    for (std::size_t begin = 0; begin < x.rows; begin += chunk) {
-        const std::size_t n = std::min(chunk, x.rows - begin);
-        const kfm::status s = kfm::predict_batch(m, x.row(begin), n, x.cols, x.cols, p.scores.data() + begin * k, k,
-                                                 p.labels.empty() ? nullptr : p.labels.data() + begin,
-                                                 workspace.data(), workspace.size());
-        if (s != kfm::status::ok)
-            throw cli_error(x_path + ": rows " + std::to_string(begin) + ".." + std::to_string(begin + n - 1) + ": " +
-                            kfm::status_string(s));
+offline::predictions predict_rows(const loaded_map& model, const offline::npy_array& x, const std::string& x_path) {
+    try {
+        return offline::predict_rows(model.view, x.data.data(), x.rows, x.cols);
+    } catch (const std::runtime_error& e) {
+        throw cli_error(x_path + ": " + e.what());
     }
-    return p;
 }
 
 double score_rows(const loaded_map& model, const offline::npy_array& x, const targets& y, const std::string& x_path) {
     if (x.rows == 0) throw cli_error(x_path + ": no rows to score (the file holds 0 rows)");
-    const predictions p = predict_rows(model, x, x_path);
-    if (model.view.task() != format::task_kind::regression) return offline::accuracy(p.labels, y.values);
-    const Eigen::Index n = Eigen::Index(y.rows), k = Eigen::Index(y.cols);
-    Eigen::MatrixXd predicted(n, k), truth(n, k);
-    for (Eigen::Index i = 0; i < n * k; ++i) {
-        predicted(i / k, i % k) = p.scores[std::size_t(i)];
-        truth(i / k, i % k) = y.values[std::size_t(i)];
+    try {
+        return offline::score_rows(model.view, x.data.data(), x.rows, x.cols, y.values.data(), y.cols);
+    } catch (const std::runtime_error& e) {
+        throw cli_error(x_path + ": " + e.what());
     }
-    return offline::r2_score(predicted, truth);
 }
 
 }  // namespace kfm::cli

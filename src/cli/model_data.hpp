@@ -1,12 +1,12 @@
 // What `kfm fit`, `kfm predict` and `kfm score` share: reading inputs checked against a map, reading
-// targets y, and running a model file's predict_batch over every row.
+// targets y, and offline::predict_rows / score_rows with the errors naming the files.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "cli/cli.hpp"
-#include "offline/io/npy.hpp"
+#include "kfm/offline.hpp"
 
 namespace kfm::cli {
 
@@ -22,12 +22,8 @@ struct targets {
 };
 targets read_targets(const std::string& path, std::size_t rows, bool one_column);
 
-// predict_batch over every row of x: scores rows x head_outputs, labels (classifiers) rows.
-struct predictions {
-    std::vector<float> scores;
-    std::vector<std::int32_t> labels;
-};
-predictions predict_rows(const loaded_map& model, const offline::npy_array& x, const std::string& x_path);
+// offline::predict_rows over every row of x: scores rows x head_outputs, labels (classifiers) rows.
+offline::predictions predict_rows(const loaded_map& model, const offline::npy_array& x, const std::string& x_path);
 
 // Accuracy (classifiers) or R^2 (regression, averaged over outputs, scikit-learn's r2_score) of
 // predict_rows on x against y, computed in double: what 'kfm score' prints. cli_error for no rows.

@@ -1,7 +1,9 @@
 // The `kfm._kfm` extension module: the runtime (open, transform, predict, kernel_estimate) and the offline
-// tooling (build, model files, bandwidths, exact kernels) for the Python package in python/kfm, which
-// adds the user-facing classes. Arrays cross the boundary as float32 C-contiguous buffers read and
-// written in place; the Python layer converts other dtypes and orders. Long calls release the GIL.
+// tooling of the public offline API (kfm/offline.hpp: build, model files, bandwidths, exact kernels, C
+// headers) for the Python package in python/kfm, which adds the user-facing classes. Only build_map's
+// option words and inspect_json's report go through the kfm tool's library (cli/cli.hpp). Arrays cross
+// the boundary as float32 C-contiguous buffers read and written in place; the Python layer converts
+// other dtypes and orders. Long calls release the GIL.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -17,10 +19,6 @@
 #include "cli/cli.hpp"
 #include "kfm/kfm.hpp"
 #include "kfm/offline.hpp"
-#include "offline/fit/bandwidth.hpp"
-#include "offline/evaluate/evaluate.hpp"
-#include "offline/fit/model.hpp"
-#include "offline/evaluate/parallel_map.hpp"
 
 namespace py = pybind11;
 
@@ -49,26 +47,37 @@ const char* task_name(kfm::format::task_kind t) {
     }
 }
 
-// A verified .kfm file: its bytes (owned, 8-byte aligned as kfm::open requires) and the opened map.
+// The bytes of a Python bytes object opened as a verified .kfm file; ValueError naming open's status.
+kfm::offline::map_file opened(const py::bytes& data, kfm::isa requested = kfm::isa::automatic) {
+    const std::string_view view = data;
+    try {
+        return kfm::offline::open_map_bytes(reinterpret_cast<const std::uint8_t*>(view.data()), view.size(), "bytes",
+                                            requested);
+    } catch (const std::invalid_argument& e) {
+        throw py::value_error(e.what());
+    }
+}
+
+kfm::isa isa_named(const std::string& isa_name) {
+    kfm::isa requested = kfm::isa::automatic;
+    if (kfm::isa_from_name(isa_name.c_str(), &requested) != kfm::status::ok)
+        throw py::value_error("unknown isa '" + isa_name + "'");
+    return requested;
+}
+
+// A verified .kfm file: its bytes (owned) and the opened map.
 class py_map {
 public:
-    py_map(const py::bytes& data, const std::string& isa_name) {
-        const std::string_view view = data;
-        bytes_.assign(view.begin(), view.end());
-        kfm::isa requested = kfm::isa::automatic;
-        if (kfm::isa_from_name(isa_name.c_str(), &requested) != kfm::status::ok)
-            throw py::value_error("unknown isa '" + isa_name + "'");
-        const kfm::status s = kfm::open(bytes_.data(), bytes_.size(), &map_, requested);
-        if (s != kfm::status::ok) throw py::value_error(std::string("not a valid .kfm file: ") + kfm::status_string(s));
-    }
+    py_map(const py::bytes& data, const std::string& isa_name) : file_(opened(data, isa_named(isa_name))) {}
 
     py_map(const py_map&) = delete;
     py_map& operator=(const py_map&) = delete;
 
     const kfm::map& map() const { return map_; }
-    py::bytes data() const { return py::bytes(reinterpret_cast<const char*>(bytes_.data()), bytes_.size()); }
+    py::bytes data() const { return py::bytes(static_cast<const char*>(file_.bytes()), file_.size()); }
+    // kfm inspect --json's report, from the kfm tool's library.
     std::string inspect_json(const std::string& path) const {
-        return kfm::cli::inspect_json(map_, bytes_.data(), bytes_.size(), path);
+        return kfm::cli::inspect_json(map_, file_.bytes(), file_.size(), path);
     }
 
     void transform(const py::array& x, py::array& out, unsigned threads) const {
@@ -152,8 +161,8 @@ public:
     }
 
 private:
-    std::vector<std::uint8_t> bytes_;  // operator new: aligned for any fundamental type
-    kfm::map map_;
+    kfm::offline::map_file file_;
+    const kfm::map& map_ = file_.view;  // the opened map (the class is neither copied nor moved)
 };
 
 // `kfm build` options as command-line words ("--method", "ssf", ...) and, for nystroem, the rows its
@@ -199,13 +208,10 @@ std::vector<float> to_floats(const py::array& a, const char* name, std::size_t e
 py::bytes model_bytes(const py::bytes& map_bytes, const py::object& shift, const py::object& scale,
                       const std::string& task, const py::array& weights, const py::array& bias,
                       const std::vector<std::int32_t>& labels, const std::string& head_dtype) {
-    const std::string_view view = map_bytes;
-    std::vector<std::uint8_t> storage(view.begin(), view.end());
-    kfm::map map;
-    if (kfm::status s = kfm::open(storage.data(), storage.size(), &map); s != kfm::status::ok)
-        throw py::value_error(std::string("not a valid .kfm file: ") + kfm::status_string(s));
+    const kfm::offline::map_file file = opened(map_bytes);
+    const kfm::map& map = file.view;
     try {
-        kfm::offline::map_contents contents = kfm::offline::map_part(storage.data(), storage.size());
+        kfm::offline::map_contents contents = kfm::offline::map_part(file.storage.data(), file.storage.size());
         if (!shift.is_none() || !scale.is_none()) {
             if (shift.is_none() || scale.is_none()) throw py::value_error("shift and scale go together");
             kfm::offline::input_scaling scaling;
@@ -262,19 +268,16 @@ void write_with_c_header(const std::string& path, const py::bytes& data, const s
                          const std::string& name) {
     checked_path(path);
     checked_path(header);
-    kfm::cli::loaded_map file;
-    file.path = path;
-    const std::string_view view = data;
-    file.storage.assign(view.begin(), view.end());
-    if (kfm::status s = kfm::open(file.storage.data(), file.storage.size(), &file.view); s != kfm::status::ok)
-        throw py::value_error(std::string("not a valid .kfm file: ") + kfm::status_string(s));
+    const kfm::offline::map_file file = opened(data);
     try {
-        kfm::cli::require_header_name(name);
+        if (const std::string why = kfm::offline::c_header_name_refusal(name); !why.empty())
+            throw py::value_error("name '" + name + "' cannot name the header's array: " + why);
         if (kfm::offline::same_destination(path, header))
             throw py::value_error("c_header '" + header + "' is the model file's own path");
+        if (header.empty()) throw py::value_error("c_header needs a file name");
         kfm::offline::output_files output;
         output.add(path, file.storage);
-        kfm::cli::add_c_header(output, header, file, name);
+        kfm::offline::add_c_header(output, header, file, name);
         output.commit();
     } catch (const std::exception& e) {  // a refused name or path, or a failed write: nothing was written
         throw py::value_error(e.what());

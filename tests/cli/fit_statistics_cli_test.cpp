@@ -14,7 +14,7 @@
 #include "cli/cli_harness.hpp"
 #include "kfm/kfm.hpp"
 #include "kfm/offline.hpp"
-#include "offline/io/npy.hpp"
+#include "kfm/offline/npy.hpp"
 
 using namespace kfm_cli_test;
 

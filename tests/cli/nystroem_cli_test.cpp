@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cli/cli_harness.hpp"
-#include "offline/io/npy.hpp"
+#include "kfm/offline/npy.hpp"
 
 using namespace kfm_cli_test;
 

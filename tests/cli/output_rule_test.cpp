@@ -21,7 +21,7 @@
 
 #include "cli/cli_harness.hpp"
 #include "kfm/offline.hpp"
-#include "offline/io/npy.hpp"
+#include "kfm/offline/npy.hpp"
 
 extern char** environ;
 

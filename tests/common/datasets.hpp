@@ -7,7 +7,7 @@
 #include <initializer_list>
 #include <string>
 
-#include "offline/io/npy.hpp"
+#include "kfm/offline/npy.hpp"
 
 namespace kfm::test {
 

@@ -9,7 +9,7 @@
 
 #include "kfm/kfm.hpp"
 #include "kfm/offline.hpp"
-#include "offline/evaluate/evaluate.hpp"
+#include "kfm/offline/evaluate.hpp"
 #include "runtime/map_state.hpp"
 
 namespace kfm::test {

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "common/test_maps.hpp"
-#include "offline/fit/model.hpp"
+#include "kfm/offline/model.hpp"
 
 namespace kfm::test {
 

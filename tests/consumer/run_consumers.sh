@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The `package` test: installs a kfm build into a temporary prefix, writes an rff map with a kfm tool, then
 # builds the C and C++ consumers against the installed package twice — through find_package (CMake, with
-# CMAKE_PREFIX_PATH only) and through pkg-config (the plain Makefile) — and runs all four on the map.
+# CMAKE_PREFIX_PATH only) and through pkg-config (the plain Makefile) — and runs all four on the map; with
+# kfm::offline installed, also the offline consumer (find_package), which writes its files in a directory.
 #   run_consumers.sh BUILD_DIR KFM_TOOL CC CXX [TOOLCHAIN_FILE [EMULATOR...]]
 # With a toolchain file the consumers are cross-compiled with it and run under EMULATOR (e.g. qemu).
 set -euo pipefail
@@ -34,4 +35,15 @@ for exe in "$work/cmake/consumer_c" "$work/cmake/consumer_cpp" "$work/make/consu
   echo "== ${exe#"$work"/}"
   ${emulator[@]+"${emulator[@]}"} "$exe" "$work/rff.kfm"
 done
-echo "package: 4 consumers built and passed"
+consumers=4
+if [ -x "$work/cmake/consumer_offline" ]; then
+  echo "== cmake/consumer_offline"
+  mkdir "$work/offline"
+  ${emulator[@]+"${emulator[@]}"} "$work/cmake/consumer_offline" "$work/offline"
+  for file in x.npy map.kfm phi.npy model.kfm labels.npy model.h scores.npy; do
+    [ -s "$work/offline/$file" ] || { echo "the offline consumer wrote no $file"; exit 1; }
+  done
+  "$tool" inspect "$work/offline/model.kfm" >/dev/null
+  consumers=5
+fi
+echo "package: $consumers consumers built and passed"

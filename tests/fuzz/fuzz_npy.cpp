@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "offline/io/npy.hpp"
+#include "kfm/offline/npy.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     try {

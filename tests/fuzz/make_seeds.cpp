@@ -9,8 +9,8 @@
 
 #include "common/builder_configs.hpp"
 #include "kfm/offline.hpp"
-#include "offline/fit/model.hpp"
-#include "offline/io/npy.hpp"
+#include "kfm/offline/model.hpp"
+#include "kfm/offline/npy.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "offline/fit/bandwidth.hpp"
+#include "kfm/offline/bandwidth.hpp"
 #include "offline/sampling/random.hpp"
 
 using namespace kfm::offline;

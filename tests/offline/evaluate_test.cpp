@@ -8,7 +8,7 @@
 
 #include "common/stats_util.hpp"
 #include "kfm/offline.hpp"
-#include "offline/evaluate/evaluate.hpp"
+#include "kfm/offline/evaluate.hpp"
 
 using kfm::format::kernel;
 using kfm::format::method;

@@ -15,7 +15,7 @@
 
 #include <unistd.h>
 
-#include "offline/io/npy.hpp"
+#include "kfm/offline/npy.hpp"
 #include "offline/sampling/random.hpp"
 
 using kfm::offline::npy_array;

@@ -15,8 +15,8 @@
 #include "common/datasets.hpp"
 #include "common/map_sections.hpp"
 #include "kfm/offline.hpp"
-#include "offline/fit/bandwidth.hpp"
-#include "offline/evaluate/evaluate.hpp"
+#include "kfm/offline/bandwidth.hpp"
+#include "kfm/offline/evaluate.hpp"
 #include "offline/methods/nystroem/landmarks.hpp"
 
 namespace fmt = kfm::format;

@@ -12,7 +12,7 @@
 
 #include "common/stats_util.hpp"
 #include "kfm/offline.hpp"
-#include "offline/evaluate/parallel_map.hpp"
+#include "kfm/offline/parallel_map.hpp"
 
 namespace {
 

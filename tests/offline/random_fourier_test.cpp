@@ -10,7 +10,7 @@
 #include "common/random_fourier_configs.hpp"
 #include "common/stats_util.hpp"
 #include "kfm/offline.hpp"
-#include "offline/evaluate/evaluate.hpp"
+#include "kfm/offline/evaluate.hpp"
 #include "runtime/map_state.hpp"
 
 using kfm::format::kernel;

@@ -14,8 +14,8 @@
 
 #include "common/datasets.hpp"
 #include "common/stats_util.hpp"
-#include "offline/evaluate/evaluate.hpp"
-#include "offline/io/npy.hpp"
+#include "kfm/offline/evaluate.hpp"
+#include "kfm/offline/npy.hpp"
 #include "offline/sampling/random.hpp"
 
 namespace kfm::repro {

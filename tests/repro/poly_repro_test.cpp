@@ -17,8 +17,8 @@
 
 #include "common/datasets.hpp"
 #include "common/stats_util.hpp"
-#include "offline/evaluate/evaluate.hpp"
-#include "offline/io/npy.hpp"
+#include "kfm/offline/evaluate.hpp"
+#include "kfm/offline/npy.hpp"
 #include "offline/sampling/random.hpp"
 #include "repro/gorf_protocol.hpp"
 #include "repro/protocols.hpp"

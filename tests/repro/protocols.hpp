@@ -12,8 +12,8 @@
 
 #include "common/stats_util.hpp"
 #include "kfm/offline.hpp"
-#include "offline/evaluate/evaluate.hpp"
-#include "offline/io/npy.hpp"
+#include "kfm/offline/evaluate.hpp"
+#include "kfm/offline/npy.hpp"
 
 namespace kfm::repro {
 

@@ -15,7 +15,7 @@
 #include "common/stats_util.hpp"
 #include "common/test_models.hpp"
 #include "kfm/kfm.hpp"
-#include "offline/fit/model.hpp"
+#include "kfm/offline/model.hpp"
 
 namespace {
 

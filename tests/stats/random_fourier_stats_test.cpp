@@ -14,8 +14,8 @@
 #include "common/random_fourier_configs.hpp"
 #include "common/stats_util.hpp"
 #include "kfm/offline.hpp"
-#include "offline/evaluate/evaluate.hpp"
-#include "offline/io/npy.hpp"
+#include "kfm/offline/evaluate.hpp"
+#include "kfm/offline/npy.hpp"
 
 using kfm::format::kernel;
 using kfm::format::method;

@@ -1,5 +1,5 @@
 // Evaluation of a map against its exact kernel: Gram matrices, relative errors, intervals over runs.
-#include "offline/evaluate/evaluate.hpp"
+#include "kfm/offline/evaluate.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 
 #include <boost/math/distributions/students_t.hpp>
 
-#include "offline/evaluate/parallel_map.hpp"
+#include "kfm/offline/parallel_map.hpp"
 #include "offline/sampling/random.hpp"
 #include "runtime/map_state.hpp"
 

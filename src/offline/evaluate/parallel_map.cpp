@@ -1,13 +1,14 @@
-#include "offline/evaluate/parallel_map.hpp"
+#include "kfm/offline/parallel_map.hpp"
 
 #include <algorithm>
 #include <atomic>
-#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "offline/evaluate/aligned_workspace.hpp"
 
 namespace kfm::offline {
 
@@ -35,16 +36,12 @@ void map_rows_parallel(const kfm::map& map, const float* x, std::size_t n, std::
     kfm::status error_status = kfm::status::ok;
 
     auto work = [&] {
-        // 64-byte aligned, as the SIMD kernels prefer.
-        std::vector<unsigned char> storage(workspace_size + 64);
-        void* workspace = storage.data();
-        std::size_t space = storage.size();
-        std::align(64, workspace_size, workspace, space);
+        const aligned_workspace workspace(workspace_size);
         for (std::size_t b = next.fetch_add(1); b < blocks && !failed.load(); b = next.fetch_add(1)) {
             const std::size_t begin = b * block;
             const std::size_t count = std::min(block, n - begin);
             const kfm::status s = kfm::transform_batch(map, x + begin * d, count, d, d, out + begin * out_dim,
-                                                       out_dim, workspace, workspace_size);
+                                                       out_dim, workspace.data(), workspace.size());
             if (s != kfm::status::ok) {
                 const std::lock_guard<std::mutex> lock(error_mutex);
                 if (begin < error_begin) {

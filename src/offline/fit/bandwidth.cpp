@@ -1,4 +1,4 @@
-#include "offline/fit/bandwidth.hpp"
+#include "kfm/offline/bandwidth.hpp"
 
 #include <algorithm>
 #include <cmath>

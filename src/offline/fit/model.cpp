@@ -1,5 +1,5 @@
 // The model sections of a .kfm file on the writer's side (docs/format.md, "Model sections").
-#include "offline/fit/model.hpp"
+#include "kfm/offline/model.hpp"
 
 #include <algorithm>
 #include <cmath>

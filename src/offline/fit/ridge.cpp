@@ -29,18 +29,16 @@ Eigen::MatrixXd solve_symmetric(const Eigen::MatrixXd& a, const Eigen::MatrixXd&
     return x;
 }
 
-// The shortest decimal text that reads back as v, so that a message names the value the file holds
-// (16777217, 0.1, 1.0000000001) rather than a rounded one.
+}  // namespace
+
 std::string exact_text(double v) {
     char text[32];
-    for (int digits = 1; digits <= 17; ++digits) {
+    for (int digits = 6; digits <= 17; ++digits) {
         std::snprintf(text, sizeof text, "%.*g", digits, v);
         if (std::strtod(text, nullptr) == v) break;
     }
     return text;
 }
-
-}  // namespace
 
 ridge_solution solve_ridge(const Eigen::MatrixXd& phi, const Eigen::MatrixXd& y, double alpha,
                            std::uint32_t negative_dim, ridge_path path) {

@@ -27,6 +27,10 @@ struct ridge_solution {
 ridge_solution solve_ridge(const Eigen::MatrixXd& phi, const Eigen::MatrixXd& y, double alpha,
                            std::uint32_t negative_dim = 0, ridge_path path = ridge_path::automatic);
 
+// The text of v with %g's six digits, or as many more (up to 17) as it takes to read back as v, so that
+// a message names the value itself (16777217, 0.1, 1.0000000001) rather than a rounded one.
+std::string exact_text(double v);
+
 // N x k scores phi w + b.
 Eigen::MatrixXd ridge_scores(const ridge_solution& s, const Eigen::MatrixXd& phi);
 

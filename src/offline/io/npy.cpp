@@ -1,7 +1,7 @@
 // NumPy .npy reader and float32 writer (see npy.hpp for what is accepted).
 // The header is a Python dict literal; it is parsed by a small strict tokenizer rather than by pattern
 // matching so that any malformed or hostile header yields a message instead of a misread.
-#include "offline/io/npy.hpp"
+#include "kfm/offline/npy.hpp"
 
 #include <cmath>
 #include <cstdio>

@@ -37,14 +37,16 @@ npy_array_f64 read_npy_f64(const std::string& path);
 npy_array parse_npy(const std::uint8_t* bytes, std::size_t size, const std::string& name);
 npy_array_f64 parse_npy_f64(const std::uint8_t* bytes, std::size_t size, const std::string& name);
 
-// The exact bytes of a version 1.0 float32 C-order file of shape (rows, cols).
+// The exact bytes of a version 1.0 float32 C-order file of shape (rows, cols). The encoders throw
+// std::invalid_argument only for null data with a nonzero count.
 std::vector<std::uint8_t> encode_npy_f32(std::size_t rows, std::size_t cols, const float* data);
 
 // The exact bytes of 1-D files of shape (n,): float32 and int64 (what `kfm predict` writes).
 std::vector<std::uint8_t> encode_npy_f32_vector(std::size_t n, const float* data);
 std::vector<std::uint8_t> encode_npy_i64_vector(std::size_t n, const std::int64_t* data);
 
-// 1-D files of shape (n,): float32 and int64 (what `kfm predict` writes), atomically.
+// 1-D files of shape (n,): float32 and int64 (what `kfm predict` writes), atomically (write_file_atomic:
+// std::runtime_error naming the path on failure, and no file is left behind).
 void write_npy_f32_vector(const std::string& path, std::size_t n, const float* data);
 void write_npy_i64_vector(const std::string& path, std::size_t n, const std::int64_t* data);
 

@@ -1,6 +1,8 @@
 // Kernel-approximation evaluation of an opened map against the exact kernel it records: Gram helpers
 // and the papers' protocol (two independent samples X, Y per run, relative Frobenius and relative max
-// error of K^(X,Y) vs K(X,Y), mean and 95% interval over runs). Used by `kfm eval` and by the tests.
+// error of K^(X,Y) vs K(X,Y), mean and 95% interval over runs). Used by `kfm eval`, the Python package's
+// exact Gram matrices and the tests. Errors are std::invalid_argument (bad sizes or kernel parameters)
+// and std::runtime_error (rows the runtime refuses), as each function says.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -11,7 +13,8 @@
 
 namespace kfm::offline {
 
-// The kernel a map approximates, read from its META record and kernel_params section.
+// The kernel a map approximates, read from its META record and kernel_params section;
+// std::invalid_argument for a kernel this library cannot evaluate exactly.
 kernel_spec kernel_spec_from_map(const kfm::map& map);
 
 // Whether the map scales its inputs to unit norm before mapping (the exact kernel must see the same).
@@ -19,6 +22,7 @@ bool map_normalizes_input(const kfm::map& map);
 
 // Row-major exact Gram matrix: K[i * ny + j] = k(x_i, y_j); x is nx x d, y is ny x d (row-major).
 // With normalize = true, nonzero rows are scaled to unit norm first (as the runtime does).
+// std::invalid_argument for kernel parameters out of range (exact_kernel's).
 std::vector<double> exact_gram(const kernel_spec& kernel, const float* x, std::size_t nx, const float* y,
                                std::size_t ny, unsigned d, bool normalize = false);
 
@@ -27,18 +31,20 @@ std::vector<double> exact_gram(const kernel_spec& kernel, const float* x, std::s
 // non-finite input).
 std::vector<float> map_rows(const kfm::map& map, const float* x, std::size_t n, unsigned d);
 
-// Row-major estimated Gram matrix K^[i * ny + j] = kernel_estimate(phi(x_i), phi(y_j)).
+// Row-major estimated Gram matrix K^[i * ny + j] = kernel_estimate(phi(x_i), phi(y_j)); throws as map_rows.
 std::vector<double> approx_gram(const kfm::map& map, const float* x, std::size_t nx, const float* y,
                                 std::size_t ny, unsigned d);
 
-// Relative errors of an estimate: ||K - K^||_F / ||K||_F and max|K - K^| / max|K|.
+// Relative errors of an estimate: ||K - K^||_F / ||K||_F and max|K - K^| / max|K|; std::invalid_argument
+// for empty or differently sized matrices or an exact matrix of zeros.
 struct gram_errors {
     double rel_frobenius = 0.0;
     double rel_max = 0.0;
 };
 gram_errors compare_grams(const std::vector<double>& exact, const std::vector<double>& approx);
 
-// Mean of a sample and its two-sided 95% Student-t interval. With one value the interval is the point.
+// Mean of a sample and its two-sided 95% Student-t interval. With one value the interval is the point;
+// std::invalid_argument for no values.
 struct interval {
     double mean = 0.0;
     double low = 0.0;
@@ -47,7 +53,8 @@ struct interval {
 interval mean_interval(const std::vector<double>& values);
 
 // Quantile of Student's t distribution with `dof` degrees of freedom (probability in (0, 1)). Exposed so
-// that test helpers get interval widths without depending on Boost themselves.
+// that test helpers get interval widths without depending on Boost themselves. std::invalid_argument
+// unless 0 < probability < 1 and dof > 0.
 double student_t_quantile(double probability, double dof);
 
 struct evaluation {

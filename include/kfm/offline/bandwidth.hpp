@@ -11,7 +11,8 @@ namespace kfm::offline {
 double median_heuristic_sigma(const float* x, std::size_t n, std::size_t d, std::size_t max_rows = 1000);
 
 // scikit-learn's gamma='scale', 1 / (d * Var(x)) over all entries, as sigma = sqrt(d Var(x) / 2);
-// like scikit-learn, gamma = 1 (sigma = sqrt(1/2)) when the variance is 0. Throws for n = 0.
+// like scikit-learn, gamma = 1 (sigma = sqrt(1/2)) when the variance is 0. Throws std::invalid_argument
+// for n = 0 or d = 0.
 double variance_scale_sigma(const float* x, std::size_t n, std::size_t d);
 
 }  // namespace kfm::offline
