@@ -163,7 +163,8 @@ void check_fft_batch(const kernel_table& t, test_rng& rng) {
     end_kernel("fft_batch");
 }
 
-// ---- butterfly: the network's definition in double (docs/methods.md), as tests/kernels/test_butterfly.cpp
+// ---- butterfly: the network's definition in double (docs/methods.md, "The butterfly network"),
+// as tests/kernels/test_butterfly.cpp
 struct network {
     unsigned d, log2_d2;
 };
@@ -233,7 +234,7 @@ void check_butterfly_simplex_batch(const kernel_table& t, test_rng& rng) {
     float* diag = buf_e;
     for (unsigned d : butterfly_sizes) {
         const network net = make_network(d, rng);
-        // r_j = sqrt((d+1)/d) / sqrt(L (L+1)), diag_j = L r_j, L = d - j (docs/methods.md)
+        // r_j = sqrt((d+1)/d) / sqrt(L (L+1)), diag_j = L r_j, L = d - j (docs/methods.md, "The simplex")
         for (unsigned j = 0; j < d; ++j) {
             const double left = double(d - j), rj = std::sqrt((d + 1.0) / d) / std::sqrt(left * (left + 1.0));
             r[j] = float(rj);

@@ -1,4 +1,4 @@
-// The ssf_fft projection (SSF, docs/methods.md): z = x[0:m] + i x[m:2m] placed into a zero length-n
+// The ssf_fft projection (docs/methods.md, "SSF"): z = x[0:m] + i x[m:2m] placed into a zero length-n
 // buffer at the frequencies of the FREQ section (x_l at the l-th set bit: kernels->expand); per block b,
 // the signs of block b (SIGN bits b 2n + k for the real part at frequency k, b 2n + n + k for the
 // imaginary part: stored in frequency order, so x is placed once for all blocks and each block costs one

@@ -41,7 +41,8 @@ TEST_CASE("butterfly_simplex_batch equals the single-vector butterfly and the si
             cs.push_back(float(std::cos(theta)));
             cs.push_back(float(std::sin(theta)));
         }
-        // the simplex coefficients (docs methods.md): r_j = sqrt((d+1)/d) / sqrt(L (L+1)), diag_j = L r_j, L = d - j
+        // the simplex coefficients (docs/methods.md, "The simplex"):
+        // r_j = sqrt((d+1)/d) / sqrt(L (L+1)), diag_j = L r_j, L = d - j
         std::vector<float> r(d), diag(d);
         for (unsigned j = 0; j < d; ++j) {
             const double left = double(d - j), rj = std::sqrt((d + 1.0) / d) / std::sqrt(left * (left + 1.0));
