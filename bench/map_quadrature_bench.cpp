@@ -2,7 +2,7 @@
 // gaussian, n = 1 and 4 i.e. D = 4n(d+1) + 1) against the same-size map/sorf (H D1 H D2 H D3 blocks),
 // map/fastfood (H G Pi H B blocks) and
 // the dense peer map/orf (gemv over the D/2 x d matrix; at d = 4096 map/rff, whose dense gemv costs the
-// same, because Haar QR of 4096 x 4096 blocks is too slow to set up). Targets (issue 5): quadrature at
+// same, because Haar QR of 4096 x 4096 blocks is too slow to set up). Targets: quadrature at
 // d = 1024 at least 10x faster than dense ORF for one vector; time growing like d log d across d.
 #include <cmath>
 

@@ -2,12 +2,13 @@
 """Accuracy of the int8 head (kfm fit --head-dtype int8) against the float32 head, the figures of
 docs/embedding.md ("Flash for the model: the int8 head").
 
-For USPS (../shared/data/usps, binary as stored: one score) with an SSF Gaussian map at D = 4096 and
-scikit-learn's digits (10 classes, a stratified 70/30 split, seed 0) at D = 1024, both with --sigma
-scale: kfm build, kfm fit with each head dtype, kfm predict on the test rows. Prints per data set the
-accuracy of each head, the change against f32 in percentage points, the share of test rows whose label
-equals the f32 model's, and the head's bytes. The f16 row is the f32 weights rounded to binary16 and
-applied in double (no kfm format stores f16; it was measured to choose between int8 and f16).
+For USPS (DATA_DIR/usps: the data directory given as the argument or by KFM_DATA_DIR; binary as stored:
+one score) with an SSF Gaussian map at D = 4096 and scikit-learn's digits (10 classes, a stratified
+70/30 split, seed 0) at D = 1024, both with --sigma scale: kfm build, kfm fit with each head dtype, kfm
+predict on the test rows. Prints per data set the accuracy of each head, the change against f32 in
+percentage points, the share of test rows whose label equals the f32 model's, and the head's bytes. The
+f16 row is the f32 weights rounded to binary16 and applied in double (no kfm format stores f16; it was
+measured to choose between int8 and f16).
 
 usage: PYTHONPATH=build/native/python /usr/bin/python3 scripts/research/head_dtype_accuracy.py build/native/kfm [DATA_DIR]
 """
@@ -82,8 +83,7 @@ def main():
     if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
     kfm_tool = sys.argv[1]
-    default_data = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data")  # from scripts/research
-    data_dir = sys.argv[2] if len(sys.argv) == 3 else default_data
+    data_dir = sys.argv[2] if len(sys.argv) == 3 else os.environ.get("KFM_DATA_DIR", "")
     with tempfile.TemporaryDirectory() as work:
         usps = os.path.join(data_dir, "usps")
         if os.path.isdir(usps):

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""scikit-learn's RBFSampler.transform throughput, the peer of `kfm map --threads N` (docs/benchmarks.md).
+"""scikit-learn's RBFSampler.transform throughput, the peer of `kfm map --threads N`
+(docs/benchmarks.md, "scikit-learn and threads").
 
 N rows of d = 784 standard normal values mapped to D = 8192 features (gamma = 1/d, i.e. sigma^2 = d/2 as
 the kfm benchmark's map); the transform is a dense GEMM in OpenBLAS plus cos. Each thread count runs in

@@ -1,4 +1,4 @@
-// Butterfly orthogonal network (docs/methods.md, quadrature section), written once over the
+// Butterfly orthogonal network (docs/methods.md, "The butterfly network"), written once over the
 // architecture A. Level h (block size 2h, h = 1 .. d2/2) rotates the pairs (s+i, s+i+h) of the block at s
 // by the angle with index s+h-1: y_i = c x_i + s x_{i+h}, y_{i+h} = -s x_i + c x_{i+h}. Pairs whose
 // partner index is >= d pass through, so d need not be a power of two and x is never padded.

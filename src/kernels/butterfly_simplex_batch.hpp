@@ -96,7 +96,7 @@ inline void butterfly_rows_level_pair(const float* in, const std::uint32_t* perm
 }
 
 // The simplex step of a quadrature rule on the rows y (d of R): t_j = diag_j y_j - sum_{i<j} r_i y_i for
-// j < d and t_d = -sum_i r_i y_i (docs methods.md), row by row into t ((d+1) rows of R), each y_j read
+// j < d and t_d = -sum_i r_i y_i (docs/methods.md, "The simplex"), row by row into t ((d+1) rows of R), each y_j read
 // from the row perm[j] of src (Gather: the network's last gather, fused) or the row j. The running sum
 // advances once per four rows (the prefix sums within the four are off the dependency chain). Every lane
 // goes through the same operations in the same order, so simplex_row (R = 1, one lane) gives each vector

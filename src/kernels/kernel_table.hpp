@@ -48,7 +48,8 @@ struct kernel_table {
 
     // Butterfly orthogonal network on x[0..d), d2 = 2^log2_d2 >= d. Applies `repeats` times
     // (all levels with cs, then gather y[i] = x[perm[i]]); transpose applies the exact inverse.
-    // cs: 2*(d2-1) floats, (cos, sin) for angle index s+h-1 of the block at s (docs/methods.md).
+    // cs: 2*(d2-1) floats, (cos, sin) for angle index s+h-1 of the block at s
+    // (docs/methods.md, "The butterfly network").
     // scratch: d floats.
     void (*butterfly)(float* x, unsigned d, unsigned log2_d2, const float* cs, const std::uint32_t* perm,
                       unsigned repeats, bool transpose, float* scratch);

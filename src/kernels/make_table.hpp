@@ -20,8 +20,9 @@ namespace {
 
 // NarrowA lets an ISA take its FFT and expand from a narrower architecture compiled with its own flags
 // (AVX-512 uses the 8-lane FFT: its 16 x 16 register transposes cost more than they save,
-// docs/benchmarks.md; and the 8-lane expand: vexpandps measured 1.5x slower than vpermps here), and the
-// batched quadrature rule (8 rows: 10% faster than 16 at d = 1024, the same at d <= 256).
+// docs/benchmarks.md, "FFT against FFTW"; and the 8-lane expand: vexpandps measured 1.5x slower than
+// vpermps here), and the batched quadrature rule (8 rows: 10% faster than 16 at d = 1024, the same at
+// d <= 256).
 template <class A, class NarrowA = A>
 constexpr kernel_table make_table(isa id) noexcept {
     kernel_table t{};

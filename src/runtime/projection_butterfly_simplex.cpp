@@ -1,4 +1,4 @@
-// The quadrature projection (SR(3,3) rules, docs methods.md): for each rule k, y = M_k x with the
+// The quadrature projection (SR(3,3) rules, docs/methods.md, "Quadrature"): for each rule k, y = M_k x with the
 // butterfly network of the rule (apply_butterfly_block), then the d+1 simplex projections V^T y in O(d)
 // with a running sum (kernels->simplex_row), written to t[k (d+1) ..]. The point for t_j is Q_k v_j with
 // Q_k = M_k^T; radii, weights and the arccos reflections are applied by the feature stage. A partial last rule (the
@@ -69,7 +69,7 @@ constexpr inv_sqrt_pair_table make_inv_sqrt_pair_table() {
 }
 constexpr inv_sqrt_pair_table inv_sqrt_pairs = make_inv_sqrt_pair_table();
 
-// r[j] = r_j, the entry scale of row j of V (docs methods.md): sqrt((d+1)/d) / sqrt(L (L+1)) with
+// r[j] = r_j, the entry scale of row j of V (docs/methods.md, "The simplex"): sqrt((d+1)/d) / sqrt(L (L+1)) with
 // L = d - j, and diag[j] = L r_j. Beyond the table, the float Newton iteration from 1/(L + 1/2) (three
 // steps: below float rounding), which vectorises, unlike a libm sqrt (errno).
 void simplex_coefficients(std::uint32_t d, float* __restrict r, float* __restrict diag) {

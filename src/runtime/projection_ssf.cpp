@@ -1,4 +1,4 @@
-// The ssf_fft projection (SSF, docs/methods.md): z = x[0:m] + i x[m:2m] placed into a zero length-n
+// The ssf_fft projection (docs/methods.md, "SSF"): z = x[0:m] + i x[m:2m] placed into a zero length-n
 // buffer at the frequencies of the FREQ section (x_l at the l-th set bit: kernels->expand); per block b,
 // the signs of block b (SIGN bits b 2n + k for the real part at frequency k, b 2n + n + k for the
 // imaginary part: stored in frequency order, so x is placed once for all blocks and each block costs one
@@ -46,8 +46,9 @@ std::size_t scratch_for_lanes(const format::map_meta& m, std::size_t lanes) {
 // The buffers, back to back, with no slack. Placing the FFT inputs a quarter page from the outputs modulo
 // 4 KiB (against x86 4K aliasing, at a page of padding per buffer: a 16 KiB floor on every SSF workspace)
 // measured no difference with kfm_bench: map/ssf/{avx2,avx512}/{64/1024,784/8192,1024/16384}, single and
-// /batch, CPU time within 3% either way over four interleaved runs (docs/benchmarks.md, "SSF scratch
-// padding re-measured"). So the workspace is the same on every ISA, and exact on microcontrollers.
+// /batch, CPU time within 3% either way over four interleaved runs (docs/benchmarks.md,
+// "SSF workspace padding re-measured"). So the workspace is the same on every ISA, and exact on
+// microcontrollers.
 buffers carve(const format::map_meta& m, std::size_t lanes, float* scratch) {
     const std::size_t ln = std::size_t(m.block_size) * lanes;
     buffers b;

@@ -1,7 +1,7 @@
-// Butterfly network: every ISA against a double-precision reference written from docs/methods.md
-// (the dense matrix built column by column from unit vectors), orthogonality Q^T Q = I, transpose ==
-// inverse, for d = 1 .. 33 (powers of two and pass-through sizes), 64, 100, and a spread of columns at
-// d = 784 and 1000.
+// Butterfly network: every ISA against a double-precision reference written from docs/methods.md,
+// "The butterfly network" (the dense matrix built column by column from unit vectors), orthogonality
+// Q^T Q = I, transpose == inverse, for d = 1 .. 33 (powers of two and pass-through sizes), 64, 100, and a
+// spread of columns at d = 784 and 1000.
 #include <doctest/doctest.h>
 
 #include <cmath>

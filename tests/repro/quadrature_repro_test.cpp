@@ -1,4 +1,4 @@
-// Reproduction of the quadrature paper's kernel-approximation protocol (quffka; docs methods.md) on the
+// Reproduction of the quadrature paper's kernel-approximation protocol (quffka; docs/methods.md, "Quadrature") on the
 // shared LETTER and USPS data: two independent samples of 550 rows, relative Frobenius error of
 // K^(X,Y) vs K(X,Y), gaussian sigma^2 = d/2, D = 2n(d+1) points. The fast cases check the paper's
 // RFF/quadrature error ratios at n = 1; the cases "quadrature results table" and "quadrature n = 1 table"

@@ -1,5 +1,5 @@
 // Exact kernel values (the reference every approximation is measured against), in double precision.
-// Formulas as in docs/methods.md. Conventions for degenerate inputs:
+// Formulas as in docs/methods.md, "Exact kernels". Conventions for degenerate inputs:
 //  - arccos: a zero vector gives k = 0 for every order (the integral form 2 E[Θ_b(w.x) Θ_b(w.y)] is 0
 //    because Θ_b(0) = 0, matching the features: step(0) = relu(0) = 0).
 //  - polynomial-sphere: inputs are scaled to unit norm, a zero vector stays zero (as the runtime does),

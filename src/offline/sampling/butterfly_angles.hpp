@@ -1,6 +1,7 @@
 // Random butterfly orthogonal networks (Genz 1998) for the quadrature rules and structured directions:
-// the (cos, sin) angle table in the layout of kernels->butterfly (docs methods.md), the gather
-// permutation (random_permutation, random.hpp), and a double-precision reference of the network used to build dense matrices in tests.
+// the (cos, sin) angle table in the layout of kernels->butterfly (docs/methods.md, "The butterfly network"),
+// the gather permutation (random_permutation, random.hpp), and a double-precision reference of the network
+// used to build dense matrices in tests.
 #pragma once
 #include <cstdint>
 #include <vector>

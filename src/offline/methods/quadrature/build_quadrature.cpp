@@ -1,5 +1,5 @@
 // Builder for the SR(3,3) quadrature features with butterfly orthogonal matrices (Munkhoeva et al. 2018;
-// docs methods.md). Each rule k draws a butterfly network M_k (angles + permutation) and a radius
+// docs/methods.md, "Quadrature"). Each rule k draws a butterfly network M_k (angles + permutation) and a radius
 // rho_j per simplex vertex from the size-biased radial law (chi(d+2) for the gaussian; radial_laws.hpp for
 // matern and rational-quadratic); the points are rho_j Q_k v_j with Q_k = M_k^T, the weights
 // sqrt(m2)/rho_j with m2 = E||w||^2 (d for the gaussian), and the constant a0 = 1 - mean_j w_j^2 becomes a

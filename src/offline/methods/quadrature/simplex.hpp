@@ -1,4 +1,4 @@
-// The regular simplex of the SR(3,3) quadrature rule (docs methods.md, quadrature section): d+1 unit
+// The regular simplex of the SR(3,3) quadrature rule (docs/methods.md, "The simplex"): d+1 unit
 // vertices in R^d, applied as V^T y in O(d) with a running sum, plus the dense V for tests.
 #pragma once
 #include <vector>

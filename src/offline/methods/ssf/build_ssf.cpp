@@ -1,4 +1,4 @@
-// Builder for SSF (spherical structured features, docs/methods.md): the log-energy index set, a sign
+// Builder for SSF (spherical structured features, docs/methods.md, "SSF"): the log-energy index set, a sign
 // diagonal per block, the FFT twiddles, and the radial rule (gaussian) or the arc-cosine constant.
 // Below, "gaussian" covers matern and rational-quadratic too: the same cos/sin features, with the radial
 // rule's quantiles taken from the kernel's own radial law of ||w|| (radial_laws.hpp).

@@ -1,4 +1,4 @@
-// SSF index-set optimiser (docs/methods.md, SSF section): O(n) energy of a one-frequency change through
+// SSF index-set optimiser (docs/methods.md, "SSF"): O(n) energy of a one-frequency change through
 // the c_k sums, candidates evaluated in parallel and chosen in a fixed order so the result does not
 // depend on the thread count.
 #include "offline/methods/ssf/ssf_energy.hpp"

@@ -1,6 +1,6 @@
 // SSF index-set optimiser: chooses the m DFT frequencies Lambda in {1..n-1} whose real embedding gives
 // well-spread points on the sphere, by coordinate descent on the discrete Riesz s-energy of +-V
-// (s = 0: the log-energy of docs/methods.md, SSF section). Offline only; deterministic in the seed and
+// (s = 0: the log-energy of docs/methods.md, "SSF"). Offline only; deterministic in the seed and
 // independent of the number of threads.
 #pragma once
 #include <cstdint>

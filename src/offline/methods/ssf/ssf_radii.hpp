@@ -1,5 +1,5 @@
 // SSF radial rules for the gaussian kernel: which radii r = F^{-1}(u) / sigma of the chi(2m) radial law
-// each direction gets (docs/methods.md, SSF); matern and rational-quadratic use the same rules on their
+// each direction gets (docs/methods.md, "SSF"); matern and rational-quadratic use the same rules on their
 // own radial law F (radial_laws.hpp, docs/kernels.md). The rules:
 //   midpoint    u_j = (j + 1/2) / M, the same for every direction (biased: a floor on the error)
 //   shifted     u_ij = (j + U_i) / M, one uniform U_i per direction (unbiased)
