@@ -12,7 +12,7 @@ from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, Transfo
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from . import BUILD_OPTIONS, FeatureMap, median_sigma
+from . import BUILD_OPTIONS, METHODS, FeatureMap, median_sigma
 from .export import export
 
 __all__ = ["RandomFeatures", "export"]
@@ -224,7 +224,8 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
                 value = getattr(self, name)
                 if value is not None:
                     options[name] = value
-            data = X if self.method == "nystroem" else None
+            landmarks = METHODS.get(self.method, {}).get("landmarks_from_data", False)
+            data = X if landmarks else None  # nystroem's landmarks are rows of X
             self.feature_map_ = FeatureMap(self.method, kernel, X.shape[1], int(self.n_components),
                                            seed=self._seed(), data=data, **options)
         except ValueError as e:

@@ -47,8 +47,12 @@ offline::build_options build_options_from(const arguments& args, std::string* si
     const offline::method_row* row =
         offline::method_from_name(args.value_or("--method", ""), &method) ? offline::find_method(method) : nullptr;
     const bool landmarks_from_data = row != nullptr && row->landmarks_from_data;
-    if (args.has("--data") && !sigma_from_rows && !landmarks_from_data)
-        usage_error("--data is only used by --sigma median or --sigma scale, and by --method nystroem");
+    if (args.has("--data") && !sigma_from_rows && !landmarks_from_data) {
+        std::string methods;
+        for (const offline::method_row& m : offline::method_table())
+            if (m.landmarks_from_data) methods += std::string(methods.empty() ? "" : " or ") + offline::method_name(m.id);
+        usage_error("--data is only used by --sigma median or --sigma scale, and by --method " + methods);
+    }
     if (sigma_from_rows && !args.has("--data"))
         usage_error("--sigma " + sigma_text + " needs --data X.npy (the rows it is computed from)");
 
