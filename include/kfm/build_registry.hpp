@@ -52,8 +52,9 @@ struct option_row {
     option_group group;
     std::uint32_t kernels;      // kernel options: kernel_bit()s of the kernels that read it; 0 for any kernel
     const char* help;           // `kfm help build`'s text, lines separated by '\n'
-    // Stores a parsed value into the options (after the table's type check; throws option_error for a
-    // value out of the option's range).
+    // Parses the value by the option's type and stores it into the options; option_error naming the
+    // option in spelling `s` for a malformed or out-of-range value. (method, kernel and data: a no-op,
+    // build_options_from looks those up itself.)
     void (*apply)(build_options& options, const option_value& value, spelling s);
 };
 

@@ -323,7 +323,6 @@ build_options build_options_from(const std::vector<std::pair<std::string, option
             throw option_error(name + " needs " + option_text(option::data, s) +
                                (s == spelling::command_line ? " X.npy" : "") + " (the rows its landmarks are chosen from)");
         option_info(option::landmarks).apply(options, required(g, option::landmarks, s), s);
-        if (const option_value* v = value_of(g, option::landmark_init, s)) option_info(option::landmark_init).apply(options, *v, s);
         take_rows(options, rows, row_count, cols, s);
     } else {
         if (given(g, option::landmarks, s) || given(g, option::landmark_init, s))
