@@ -110,3 +110,9 @@ def test_errors_name_options_as_python_spells_them():
         kfm.FeatureMap("rff", "gaussian", 4, 99999999)
     with pytest.raises(ValueError, match=r"^unknown directions 'circulant' \(dense, butterfly or hadamard\)$"):
         kfm.FeatureMap("srf", "polynomial-sphere", 4, 16, directions="circulant")
+
+
+def test_feature_map_documents_every_table_option():
+    doc = inspect.getdoc(kfm.FeatureMap)
+    for option in kfm.BUILD_OPTIONS:
+        assert re.search(rf"\b{option}\b", doc), f"FeatureMap's docstring does not mention {option}"
