@@ -16,7 +16,7 @@ std::vector<std::uint8_t> poly_map(kfm::format::method method, unsigned d, unsig
     o.input_dim = d;
     o.features = D;
     o.seed = 1;
-    o.directions = directions;
+    o.directions = kfm::offline::choice_named<kfm::offline::directions_kind>(directions);
     if (method == kfm::format::method::gorf || method == kfm::format::method::grff) {
         o.kernel.kind = kfm::format::kernel::delta_gaussian;
         o.kernel.weights = {1.0, -1.0};

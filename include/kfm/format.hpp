@@ -123,6 +123,9 @@ enum class method : std::uint32_t {
     gq = 15,           // quffka's GQ: subsampled tensor Gauss-Hermite grid (dense)
     nystroem = 14,     // Nystroem: K_mm^{-1/2} k(x, landmarks), landmarks from a data set
 };
+// The largest method value: the verifier accepts 1..method_last. Raise it with every new method (the
+// offline registry's test checks that its rows are exactly 1..method_last).
+inline constexpr std::uint32_t method_last = 15;
 
 enum class kernel : std::uint32_t {
     gaussian = 1,           // exp(-|x-y|^2 / (2 sigma^2))

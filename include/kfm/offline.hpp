@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,72 @@ struct kernel_spec {
     double alpha = 1.0;            // rational-quadratic alpha
 };
 
+// The build options that choose among named values (kfm build's --arccos-pairs, --radial-rule, --spectral,
+// --directions, --landmark-init), with their names below.
+enum class arccos_pairs_kind { reflected, plain };
+enum class radial_rule_kind { automatic, midpoint, shifted, antithetic, stratified };
+enum class spectral_kind { signed_mixture, bessel_1d };
+enum class directions_kind { dense, butterfly, hadamard };
+enum class landmark_init_kind { uniform, kmeanspp };
+
+template <class E>
+struct named_value {
+    E value;
+    const char* name;
+};
+inline constexpr named_value<arccos_pairs_kind> arccos_pairs_names[] = {{arccos_pairs_kind::reflected, "reflected"},
+                                                                         {arccos_pairs_kind::plain, "plain"}};
+inline constexpr named_value<radial_rule_kind> radial_rule_names[] = {
+    {radial_rule_kind::automatic, "auto"},     {radial_rule_kind::midpoint, "midpoint"},
+    {radial_rule_kind::shifted, "shifted"},    {radial_rule_kind::antithetic, "antithetic"},
+    {radial_rule_kind::stratified, "stratified"}};
+inline constexpr named_value<spectral_kind> spectral_names[] = {{spectral_kind::signed_mixture, "signed-mixture"},
+                                                                {spectral_kind::bessel_1d, "bessel-1d"}};
+inline constexpr named_value<directions_kind> directions_names[] = {{directions_kind::dense, "dense"},
+                                                                    {directions_kind::butterfly, "butterfly"},
+                                                                    {directions_kind::hadamard, "hadamard"}};
+inline constexpr named_value<landmark_init_kind> landmark_init_names[] = {{landmark_init_kind::uniform, "uniform"},
+                                                                          {landmark_init_kind::kmeanspp, "kmeans++"}};
+
+// The name table of each choice type (overloads on a value of the type).
+inline std::span<const named_value<arccos_pairs_kind>> names_of(arccos_pairs_kind) { return arccos_pairs_names; }
+inline std::span<const named_value<radial_rule_kind>> names_of(radial_rule_kind) { return radial_rule_names; }
+inline std::span<const named_value<spectral_kind>> names_of(spectral_kind) { return spectral_names; }
+inline std::span<const named_value<directions_kind>> names_of(directions_kind) { return directions_names; }
+inline std::span<const named_value<landmark_init_kind>> names_of(landmark_init_kind) { return landmark_init_names; }
+
+// A choice's name, nullptr for a value outside its table.
+template <class E>
+const char* choice_name(E value) {
+    for (const auto& n : names_of(E{}))
+        if (n.value == value) return n.name;
+    return nullptr;
+}
+// The choice of that name; false (and *out unchanged) for an unknown name.
+template <class E>
+bool choice_from_name(const std::string& name, E* out) {
+    for (const auto& n : names_of(E{}))
+        if (name == n.name) {
+            *out = n.value;
+            return true;
+        }
+    return false;
+}
+
+// The choice of that name; std::invalid_argument naming the valid ones for an unknown name.
+template <class E>
+E choice_named(const std::string& name) {
+    E value{};
+    if (choice_from_name(name, &value)) return value;
+    std::string valid;
+    for (const auto& n : names_of(E{})) valid += std::string(valid.empty() ? "" : ", ") + n.name;
+    throw std::invalid_argument("unknown name '" + name + "' (" + valid + ")");
+}
+
+// How messages name an option: kfm build's "--radial-points" or Python's "radial_points"
+// (build_options::option_names; the option table, kfm/build_registry.hpp, has both spellings).
+enum class spelling { command_line, python };
+
 // build_options::fft_size value asking for SSF's smallest FFT length: stacked blocks sharing one index set.
 inline constexpr unsigned ssf_fft_size_smallest = 1;
 
@@ -39,12 +107,13 @@ struct build_options {
     unsigned input_dim = 0;
     unsigned features = 0;         // requested output dimension; methods may round it
     std::uint64_t seed = 1;
+    spelling option_names = spelling::command_line;  // how error messages name the options
     // rff / orf / qmc / sorf with the arccos kernel: "reflected" (default) draws D/2 directions and outputs
     // the antithetic pair [f(w.x), f(-w.x)] for each; "plain" draws D directions, one feature each.
-    std::string arccos_pairs = "reflected";
+    arccos_pairs_kind arccos_pairs = arccos_pairs_kind::reflected;
     // SSF
     unsigned radial_points = 0;             // M; 0: the rule's own (auto: 2 or 1, antithetic 2, else 1)
-    std::string radial_rule = "auto";       // auto | midpoint | shifted | antithetic | stratified (src/offline/methods/ssf/ssf_radii.hpp)
+    radial_rule_kind radial_rule = radial_rule_kind::automatic;  // auto | midpoint | shifted | antithetic | stratified (src/offline/methods/ssf/ssf_radii.hpp)
     unsigned sweeps = 10;                   // T
     unsigned fft_size = 0;                  // 0: one block for all directions, capped (src/offline/methods/ssf/build_ssf.cpp);
                                             // ssf_fft_size_smallest: the smallest power of two > d/2 (fastest)
@@ -56,12 +125,12 @@ struct build_options {
     // gq
     unsigned gq_nodes = 2;                  // Gauss-Hermite nodes per coordinate (quffka's default 2)
     // SRF / GORF
-    std::string spectral = "signed-mixture"; // GORF/GRFF polynomial: signed-mixture (unbiased) | bessel-1d (the paper's, biased)
-    std::string directions = "dense";       // dense | butterfly | hadamard
+    spectral_kind spectral = spectral_kind::signed_mixture;  // GORF/GRFF polynomial: signed-mixture (unbiased) | bessel-1d (the paper's, biased)
+    directions_kind directions = directions_kind::dense;
     // Nystroem: features = m landmarks chosen from the rows of `data` (data_rows x input_dim, row-major)
     std::vector<float> data;
     std::size_t data_rows = 0;
-    std::string landmark_init = "uniform";  // uniform (without replacement) | kmeans++ (D^2 seeding)
+    landmark_init_kind landmark_init = landmark_init_kind::uniform;  // uniform (without replacement) | kmeans++ (D^2 seeding)
 };
 
 // One section before serialisation.

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from typing import Any, Dict, List, Optional, Union
 
 import numpy as np
@@ -16,7 +15,7 @@ import numpy.typing as npt
 
 from . import _kfm
 
-__all__ = ["FeatureMap", "Model", "version", "isas", "median_sigma", "scale_sigma"]
+__all__ = ["FeatureMap", "Model", "version", "isas", "median_sigma", "scale_sigma", "METHODS", "BUILD_OPTIONS"]
 __version__ = _kfm.version()
 
 #: A file name: a str or an os.PathLike such as pathlib.Path.
@@ -72,27 +71,13 @@ def scale_sigma(X: npt.ArrayLike) -> float:
     return float(_kfm.variance_scale_sigma(_rows_float32(X)))
 
 
-def _option_words(options: Dict[str, Any]) -> List[str]:
-    """Keyword options -> `kfm build` words: radial_points=2 -> --radial-points 2, True -> a flag."""
-    words = []
-    for name, value in options.items():
-        if value is None or value is False:
-            continue
-        flag = "--" + name.replace("_", "-")
-        if value is True:
-            words.append(flag)
-        elif isinstance(value, (list, tuple, np.ndarray)):
-            words += [flag, ",".join(repr(float(v)) for v in value)]
-        elif isinstance(value, (float, np.floating)):
-            words += [flag, repr(float(value))]
-        else:
-            words += [flag, str(value)]
-    return words
+#: The methods of this build, from the library's method registry: name -> {"summary", "kernels",
+#: "options", "landmarks_from_data"}.
+METHODS: Dict[str, Dict[str, Any]] = {row["name"]: row for row in _kfm.method_table()}
 
-
-def _python_names(message: str) -> str:
-    """The C++ side names options as on the command line (--radial-points); Python calls them radial_points."""
-    return re.sub(r"--([a-z][a-z-]*)", lambda m: m.group(1).replace("-", "_"), message)
+#: The build options, from the library's option table: Python name -> {"command_line", "type", "choices",
+#: "default", "group", "kernels", "help"} (`kfm help build` prints the same table).
+BUILD_OPTIONS: Dict[str, Dict[str, Any]] = {row["name"]: row for row in _kfm.option_table()}
 
 
 def _require_dense(X: Any, name: str = "X") -> None:
@@ -124,8 +109,8 @@ class FeatureMap:
     Parameters
     ----------
     method : str
-        rff, rff-phase, orf, qmc, sorf, ssf, fastfood, quadrature, srf, gorf, grff, maclaurin,
-        tensorsketch, gq or nystroem (`kfm help build` lists which kernels each one covers).
+        A method of `kfm.METHODS` (the library's method registry: each entry lists the kernels it
+        builds, as `kfm help build` does).
     kernel : str
         gaussian, matern, rational-quadratic, laplacian, arccos, polynomial-sphere or delta-gaussian.
     input_dim : int
@@ -145,10 +130,11 @@ class FeatureMap:
         (landmark_init="uniform" or "kmeans++"), and the rows sigma="median" or "scale" is computed
         from; any other use is refused, as by kfm build.
     **options
-        The other `kfm build` options with "_" for "-": sigma (a number, "median" or "scale"), nu,
-        alpha, order, degree, scale, weights, sigmas, radial_points, radial_rule, sweeps, fft_size,
-        resample_radii=True, haar_rotations, spectral, directions, arccos_pairs, landmark_init,
-        partial_rule=True, gq_nodes. Defaults are `kfm build`'s (`kfm help build`).
+        The other `kfm build` options with "_" for "-" (`kfm.BUILD_OPTIONS`, the library's option
+        table): sigma (a number, "median" or "scale"), nu, alpha, order, degree, scale, weights,
+        sigmas, radial_points, radial_rule, sweeps, fft_size, resample_radii=True, haar_rotations=True,
+        partial_rule=True, gq_nodes, spectral, directions, arccos_pairs, landmark_init,
+        progress=True. None leaves an option at its default, `kfm build`'s (`kfm help build`).
 
     Raises
     ------
@@ -166,17 +152,15 @@ class FeatureMap:
                     raise ValueError(f"data must be finite with input_dim = {input_dim} columns, got shape "
                                      f"{data.shape}{'' if finite else ' with non-finite values'}")
                 options["sigma"] = (median_sigma if options["sigma"] == "median" else scale_sigma)(data)
-                if method != "nystroem":
+                if not METHODS.get(method, {}).get("landmarks_from_data", False):
                     data = None  # used up, as kfm build uses --data for the bandwidth alone
-        # Nyström's features are its landmarks (kfm build --landmarks m).
+        # A method that chooses its landmarks from data (nystroem) has them as its features (kfm build
+        # --landmarks m).
         if "landmarks" in options:
             raise ValueError("give the number of landmarks as features (landmarks is kfm build's name for it)")
-        size = {"landmarks" if method == "nystroem" else "features": features}
-        words = _option_words(dict(method=method, kernel=kernel, input_dim=input_dim, **size, seed=seed, **options))
-        try:
-            built = _kfm.build_map(words, data)
-        except ValueError as e:
-            raise ValueError(_python_names(str(e))) from None
+        landmarks = METHODS.get(method, {}).get("landmarks_from_data", False)
+        size = {"landmarks" if landmarks else "features": features}
+        built = _kfm.build_map(dict(method=method, kernel=kernel, input_dim=input_dim, **size, seed=seed, **options), data)
         self._open(built, isa)
 
     @classmethod

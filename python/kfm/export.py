@@ -19,6 +19,7 @@ scaling float32 cannot hold, and writes nothing.
 from __future__ import annotations
 
 import os
+import re
 import warnings
 from typing import Any, List, Optional, Tuple, Union
 
@@ -31,7 +32,12 @@ from sklearn.preprocessing import MinMaxScaler, StandardScaler
 from sklearn.svm import LinearSVC
 from sklearn.utils.validation import check_is_fitted
 
-from . import FeatureMap, Model, _kfm, _python_names
+from . import FeatureMap, Model, _kfm
+
+
+def _python_names(message: str) -> str:
+    """The C header's checks name options as `kfm export` does (--name); Python calls them name."""
+    return re.sub(r"--([a-z][a-z-]*)", lambda m: m.group(1).replace("-", "_"), message)
 
 __all__ = ["export", "export_bytes", "SCORE_TOLERANCE"]
 

@@ -12,25 +12,25 @@ from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, Transfo
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from . import FeatureMap, median_sigma
+from . import BUILD_OPTIONS, METHODS, FeatureMap, median_sigma
 from .export import export
 
 __all__ = ["RandomFeatures", "export"]
 
-# Python parameter -> `kfm build` option, for the method options passed only when set (None: the
-# library's default, so a changed default reaches Python too).
-_METHOD_OPTIONS = {
-    "radial_points": "radial_points",
-    "radial_rule": "radial_rule",
-    "sweeps": "sweeps",
-    "fft_size": "fft_size",
-    "resample_radii": "resample_radii",
-    "haar_rotations": "haar_rotations",
-    "spectral": "spectral",
-    "directions": "directions",
-    "arccos_pairs": "arccos_pairs",
-    "landmark_init": "landmark_init",
-}
+# How RandomFeatures takes each option of the library's option table (kfm.BUILD_OPTIONS, `kfm help
+# build`): under scikit-learn's name for it, from the data fit is given, not at all, or (every other
+# option) as a parameter of the table's own name.
+_SKLEARN_NAMES = {"features": "n_components", "landmarks": "n_components", "seed": "random_state",
+                  "sigma": "gamma", "alpha": "rq_alpha", "scale": "poly_scale", "weights": "mixture_weights",
+                  "sigmas": "mixture_sigmas"}
+_FROM_FIT = {"input_dim": "X's number of columns", "data": "X itself (nystroem's landmarks, gamma='median')"}
+_NOT_TAKEN = {"progress": "optimiser progress on stderr is for the command line"}
+
+# The table's method options (and arccos_pairs), passed to the library only when set: None keeps the
+# library's default, so a changed default reaches Python too.
+_METHOD_OPTIONS = tuple(name for name, row in BUILD_OPTIONS.items()
+                        if (row["group"] == "method" or name == "arccos_pairs")
+                        and name not in _SKLEARN_NAMES and name not in _FROM_FIT and name not in _NOT_TAKEN)
 
 _KERNEL_ALIASES = {"rbf": "gaussian"}
 
@@ -46,12 +46,10 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
     Parameters
     ----------
     method : str, default="ssf"
-        rff, rff-phase, orf, qmc, sorf, ssf, quadrature (gaussian, arccos); rff, rff-phase, orf, qmc,
-        sorf (matern, rational-quadratic); fastfood (gaussian, matern, rational-quadratic); rff, rff-phase,
-        qmc (laplacian); srf, gorf, grff, maclaurin, tensorsketch (polynomial-sphere); gorf, grff
-        (delta-gaussian); gq (gaussian); nystroem (gaussian, matern with nu 0.5, 1.5 or 2.5,
-        rational-quadratic: landmarks chosen among the rows fit is given).
-        ssf or quadrature are good first choices for the gaussian kernel; rff is the baseline.
+        A method of `kfm.METHODS` (the library's method registry: each entry lists the kernels it
+        builds, as `kfm help build` does); nystroem takes matern with nu 0.5, 1.5 or 2.5 only and
+        chooses its landmarks among the rows fit is given. ssf or quadrature are good first choices for
+        the gaussian kernel; rff is the baseline.
     kernel : str, default="gaussian"
         gaussian (alias "rbf"), matern, rational-quadratic, laplacian, arccos, polynomial-sphere,
         delta-gaussian.
@@ -78,9 +76,23 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         Polynomial-sphere a >= 2 (kfm build --scale).
     mixture_weights, mixture_sigmas : sequence of float, default=None
         Delta-gaussian kernel sum_i c_i exp(-||x - y||^2 / (2 s_i^2)) (weights of any sign).
-    radial_points, radial_rule, sweeps, fft_size, resample_radii, haar_rotations, spectral, directions,
-    arccos_pairs : default=None
-        Method options of `kfm build` (None: the library's default).
+    radial_points, radial_rule, sweeps, fft_size : default=None
+        ssf's options (`kfm build --radial-points` etc.; None: the library's default): radial points per
+        direction, the radial rule ("auto", "midpoint", "shifted", "antithetic", "stratified"; quadrature
+        takes "auto", "shifted", "stratified"), the index-set optimiser's sweeps, the FFT length (a power
+        of two or "smallest").
+    resample_radii, haar_rotations, partial_rule : bool or None, default=None
+        quadrature's options: the paper's biased radius resampling, dense Haar rotations instead of
+        butterflies, exactly n_components outputs (the last rule truncated) instead of whole rules.
+    gq_nodes : int or None, default=None
+        gq's Gauss-Hermite nodes per coordinate, 2..64 (None: the library's default, 2).
+    spectral : {"signed-mixture", "bessel-1d"} or None, default=None
+        gorf and grff's spectral model of the polynomial-sphere kernel.
+    directions : {"dense", "hadamard", "butterfly"} or None, default=None
+        srf and gorf's directions.
+    arccos_pairs : {"reflected", "plain"} or None, default=None
+        Arc-cosine features of rff, orf, qmc, sorf: reflected pairs f(w.x), f(-w.x) (the library's
+        default) or one feature per direction.
     landmark_init : {"uniform", "kmeans++"} or None, default=None
         How nystroem chooses its landmarks among the rows of X: uniformly without replacement, or by
         k-means++ (D^2) seeding (None: the library's default, uniform). Used by method="nystroem" only.
@@ -110,6 +122,7 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
                  mixture_sigmas: Optional[Sequence[float]] = None, radial_points: Optional[int] = None,
                  radial_rule: Optional[str] = None, sweeps: Optional[int] = None, fft_size: Optional[str] = None,
                  resample_radii: Optional[bool] = None, haar_rotations: Optional[bool] = None,
+                 partial_rule: Optional[bool] = None, gq_nodes: Optional[int] = None,
                  spectral: Optional[str] = None, directions: Optional[str] = None, arccos_pairs: Optional[str] = None,
                  landmark_init: Optional[str] = None, random_state: Union[int, np.random.RandomState, None] = None,
                  n_jobs: Optional[int] = None) -> None:
@@ -130,6 +143,8 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         self.fft_size = fft_size
         self.resample_radii = resample_radii
         self.haar_rotations = haar_rotations
+        self.partial_rule = partial_rule
+        self.gq_nodes = gq_nodes
         self.spectral = spectral
         self.directions = directions
         self.arccos_pairs = arccos_pairs
@@ -205,11 +220,12 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         kernel = _KERNEL_ALIASES.get(self.kernel, self.kernel)
         try:
             options = self._kernel_options(kernel, X)
-            for name, option in _METHOD_OPTIONS.items():
+            for name in _METHOD_OPTIONS:
                 value = getattr(self, name)
                 if value is not None:
-                    options[option] = value
-            data = X if self.method == "nystroem" else None
+                    options[name] = value
+            landmarks = METHODS.get(self.method, {}).get("landmarks_from_data", False)
+            data = X if landmarks else None  # nystroem's landmarks are rows of X
             self.feature_map_ = FeatureMap(self.method, kernel, X.shape[1], int(self.n_components),
                                            seed=self._seed(), data=data, **options)
         except ValueError as e:

@@ -1,11 +1,9 @@
 // Command-line parsing for the kfm sub-commands: options, positional arguments and strict numbers
 // (the whole text must be a number in range; "12abc", "", "1e999" and "nan" are errors).
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
 #include <limits>
 
 #include "cli/cli.hpp"
+#include "kfm/build_registry.hpp"
 
 namespace kfm::cli {
 
@@ -63,29 +61,21 @@ std::string arguments::value_or(const std::string& name, const std::string& fall
     return it == values_.end() ? fallback : it->second;
 }
 
+// The offline option table's strict parsers, their errors as usage errors.
 std::uint64_t parse_u64(const std::string& option, const std::string& text) {
-    const bool digits_only = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
-    if (!digits_only) usage_error(option + " expects a non-negative integer, got '" + text + "'");
-    errno = 0;
-    char* end = nullptr;
-    const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
-    if (errno == ERANGE || v > std::numeric_limits<std::uint64_t>::max())
-        usage_error(option + " value '" + text + "' is too large");
-    return v;
+    try {
+        return offline::parse_unsigned(option, text);
+    } catch (const offline::option_error& e) {
+        usage_error(e.what());
+    }
 }
 
 double parse_real(const std::string& option, const std::string& text) {
-    errno = 0;
-    char* end = nullptr;
-    const double v = text.empty() ? 0.0 : std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || text.find_first_of(" \t\n") != std::string::npos)
-        usage_error(option + " expects a number, got '" + text + "'");
-    if (!std::isfinite(v)) usage_error(option + " value '" + text + "' is not a finite number");
-    // ERANGE with a finite result is underflow: a subnormal is a valid value (whether it is usable is
-    // the builder's call), only a non-zero text that rounds to zero is unrepresentable.
-    if (errno == ERANGE && v == 0.0)
-        usage_error(option + " " + text + " is too small: it is below the smallest double and rounds to 0");
-    return v;
+    try {
+        return offline::parse_finite(option, text);
+    } catch (const offline::option_error& e) {
+        usage_error(e.what());
+    }
 }
 
 std::uint64_t arguments::u64(const std::string& name, std::uint64_t fallback) const {

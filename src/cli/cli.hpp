@@ -39,6 +39,7 @@ public:
     const std::string& value(const std::string& name) const;         // usage error when absent
     std::string value_or(const std::string& name, const std::string& fallback) const;
     const std::vector<std::string>& positional() const { return positional_; }
+    const std::map<std::string, std::string>& values() const { return values_; }  // every option given
     const std::string& command() const { return command_; }
 
     // Typed accessors (usage error with the option name for malformed or out-of-range text).
@@ -97,13 +98,12 @@ std::string json_string(const std::string& s);
 std::string json_number(double v);  // shortest round-trip form; null for NaN/Inf
 std::string json_array(const std::vector<double>& v);
 
-// `kfm build`'s options (without -o) and the build options they give; the Python binding parses its
-// keyword arguments through the same two, so both accept the same names and report the same errors.
+// `kfm build`'s options (without -o), one per row of the offline option table, and the build options
+// they give (offline::build_options_from, plus --data X.npy read from the file and --sigma median |
+// scale computed from it). *sigma_note (may be null) receives ", sigma S from --sigma median" for a
+// data-driven bandwidth.
 const std::vector<option_spec>& build_option_specs();
-// *sigma_note (may be null) receives ", sigma S from --sigma median" for a data-driven bandwidth.
-// `rows` (may be null; the Python binding's array) are nystroem's landmark pool in place of --data X.npy.
-offline::build_options build_options_from(const arguments& args, std::string* sigma_note,
-                                          const offline::npy_array* rows = nullptr);
+offline::build_options build_options_from(const arguments& args, std::string* sigma_note);
 
 // `kfm inspect --json`'s object for a verified file (`bytes`, `size`: the file as opened into `map`).
 std::string inspect_json(const kfm::map& map, const void* bytes, std::size_t size, const std::string& path);

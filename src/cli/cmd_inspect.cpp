@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "cli/cli.hpp"
+#include "kfm/build_registry.hpp"
 #include "kfm/offline.hpp"
 #include "runtime/map_state.hpp"
 
@@ -107,10 +108,17 @@ container read_container(const void* bytes) {
     return c;
 }
 
-// gq records its Gauss-Hermite nodes per coordinate in radial_points.
-std::string gq_nodes_text(const format::map_meta& m) {
-    if (m.method != std::uint32_t(format::method::gq)) return "";
-    return " (" + std::to_string(m.radial_points) + " Gauss-Hermite nodes per coordinate)";
+// The method registry's row of the map's method when it records an option's value in radial_points
+// (gq: its Gauss-Hermite nodes per coordinate); nullptr otherwise.
+const offline::method_row* recording_method(const format::map_meta& m) {
+    const offline::method_row* row = offline::find_method(static_cast<format::method>(m.method));
+    return row != nullptr && row->recorded_option_label != nullptr ? row : nullptr;
+}
+
+std::string recorded_option_text(const format::map_meta& m) {
+    const offline::method_row* row = recording_method(m);
+    if (row == nullptr) return "";
+    return " (" + std::to_string(m.radial_points) + " " + row->recorded_option_label + ")";
 }
 
 }  // namespace
@@ -128,7 +136,9 @@ std::string inspect_json(const kfm::map& v, const void* bytes, std::size_t size,
     j += ", \"workspace_bytes\": " + std::to_string(kfm::workspace_bytes(v));  // per vector, docs/embedding.md
     j += ", \"format_version\": " + json_string(version);
     j += ", \"method\": " + json_string(offline::method_name(static_cast<format::method>(m.method)));
-    if (m.method == std::uint32_t(format::method::gq)) j += ", \"gq_nodes\": " + std::to_string(m.radial_points);
+    if (const offline::method_row* row = recording_method(m))
+        j += ", " + json_string(offline::option_text(row->recorded_option, offline::spelling::python)) + ": " +
+             std::to_string(m.radial_points);
     j += ", \"kernel\": " + json_string(offline::kernel_name(static_cast<format::kernel>(m.kernel)));
     j += ", \"kernel_params\": " + describe_kernel(v).json;
     j += ", \"input_dim\": " + std::to_string(m.input_dim);
@@ -186,7 +196,7 @@ int run_inspect(const std::vector<std::string>& argv) {
     std::printf("file              %s (%zu bytes, format %s)\n", file.path.c_str(), file.size(), version.c_str());
     std::printf("workspace         %zu bytes per vector%s\n", kfm::workspace_bytes(v),
                 v.task() != format::task_kind::none ? " (transform or predict; phi and the scores included)" : "");
-    std::printf("method            %s%s\n", method.c_str(), gq_nodes_text(m).c_str());
+    std::printf("method            %s%s\n", method.c_str(), recorded_option_text(m).c_str());
     std::printf("kernel            %s (%s)\n", kernel.c_str(), params.text.c_str());
     std::printf("input_dim         %u%s\n", m.input_dim, normalizes ? " (inputs scaled to unit norm)" : "");
     std::printf("output_dim        %u\n", m.output_dim);

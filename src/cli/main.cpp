@@ -1,5 +1,6 @@
 // Entry point of the `kfm` tool: dispatches to the sub-commands and turns every failure into one line
 // "kfm: error: ..." on stderr and a non-zero exit code.
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <new>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "cli/cli.hpp"
+#include "kfm/build_registry.hpp"
 #include "kfm/offline.hpp"
 
 namespace kfm::cli {
@@ -39,70 +41,46 @@ kept, a new file gets 0666 & ~umask); an output path that is a directory, device
 input of the same command, is refused. Inputs must be regular files.
 )";
 
-const char* const build_help = R"(usage: kfm build --method M --kernel K --input-dim d --features D [--seed S] -o FILE
-
-  --method M        rff | rff-phase | orf | ssf | quadrature | sorf | qmc | srf | gorf | grff |
-                    maclaurin | tensorsketch | fastfood | gq | nystroem (a method not built into this
-                    kfm reports "not available"; nystroem: --landmarks m and --data X.npy
-                    instead of --features)
-  --kernel K        gaussian | arccos | polynomial-sphere | delta-gaussian | matern |
-                    rational-quadratic | laplacian (matern and rational-quadratic: rff, rff-phase,
-                    orf, qmc, sorf, ssf, quadrature, fastfood, nystroem -- quadrature needs nu > 1,
-                    alpha > 1, nystroem nu = 0.5, 1.5 or 2.5; laplacian: rff, rff-phase, qmc)
-  --input-dim d     input dimension
-  --features D      requested output dimension; a method with a natural granularity rounds it
-                    ('kfm inspect' reports the real output_dim)
-  --seed S          random seed (default 1); the same seed and options give the same bytes
-  -o FILE           output file, written atomically (required)
-
-kernel options:
-  --sigma S         gaussian: exp(-|x-y|^2 / (2 S^2)) (default 1); matern, rational-quadratic: the
-                    length l; laplacian: exp(-|x-y|_1 / S), the L1 distance. S may be computed from data:
-  --sigma median --data X.npy   S = the median distance between rows of X (at most 1000 evenly
-                    spaced rows; the lower median)
-  --sigma scale --data X.npy    S = sqrt(d Var(X) / 2), scikit-learn's gamma='scale' (1 / (d Var));
-                    X must have d = --input-dim columns and finite values; inspect shows the S chosen
-  --nu NU           matern smoothness, 0 < NU <= 100 (required): NU = 0.5 is exp(-r/l),
-                    1.5 is (1 + sqrt(3) r/l) exp(-sqrt(3) r/l), r = |x-y|
-  --alpha A         rational-quadratic A > 0 (required): (1 + |x-y|^2 / (2 A l^2))^(-A)
-  --order b         arccos order 0, 1 or 2 (default 0)
-  --arccos-pairs P  arccos with rff | orf | qmc | sorf: reflected (default: D/2 directions w, each
-                    giving the pair f(w.x), f(-w.x); lower error) | plain (D directions, one each)
-  --degree p        polynomial-sphere degree p >= 1 (default 1)
-  --scale a         polynomial-sphere a >= 2: (1 - |x-y|^2/a^2)^p on unit-norm inputs (default 2)
-  --weights c1,c2,..  delta-gaussian mixture weights (any sign)
-  --sigmas s1,s2,..   delta-gaussian bandwidths: sum_i c_i exp(-|x-y|^2 / (2 s_i^2))
-
-method options:
-  --radial-points M     SSF radial points per direction (default: the rule's, 2 antithetic, else 1)
-  --radial-rule R       SSF radial rule: auto (default) | midpoint | shifted | antithetic |
-                        stratified; gaussian auto = antithetic (M = 2, radii at quantiles U, 1 - U
-                        per direction; unbiased) when d <= 32 and D/4 directions fill a block of
-                        the smallest FFT length, else midpoint (M = 1; the old default, biased: its
-                        error stops falling); matern / rational-quadratic auto = stratified (one
-                        radius per direction, the map's radii one per stratum of the radial law).
-                        Quadrature: auto | shifted (independent radii, the paper's) | stratified;
-                        auto = stratified for matern / rational-quadratic, else shifted
-  --sweeps T            SSF index-set optimiser sweeps (default 10)
-  --fft-size n          SSF FFT length, a power of two > d/2, or smallest (blocks of the smallest
-                        length sharing one index set: the old default, faster, about 10% higher
-                        error for arccos on LETTER at D = 8d, 16d). Default: one block holding every
-                        direction (the SSF paper's layout), at most 8x the smallest length and
-                        m n <= 2^19 (m = d/2); past that, blocks of the capped length
-  --resample-radii      quadrature: the paper's biased variant (radius resampled until a0 >= 0)
-  --haar-rotations      quadrature: dense Haar rotations instead of butterflies (accuracy reference)
-  --partial-rule        quadrature: exactly D outputs (D/2 points, D even), the last rule truncated
-                        (default: D rounded to whole rules of 2 (d + 1))
-  --gq-nodes N          gq: Gauss-Hermite nodes per coordinate, 2..64 (default 2, quffka's)
-  --spectral S          GORF/GRFF polynomial-sphere spectral model: signed-mixture (default; unbiased)
-                        | bessel-1d (the GORF paper's model, kept to reproduce it; biased: its
-                        kernel is +0.15 above K at |x-y| = 2 for a = 3, p = 1)
-  --directions D        SRF/GORF directions: dense | hadamard | butterfly (default dense)
-  --landmarks m         nystroem: D = m landmarks, rows of --data X.npy (1 <= m <= rows of X); the
-                        file stores them and K_mm^{-1/2}, so it depends on X
-  --landmark-init I     nystroem: uniform (default; without replacement) | kmeans++ (D^2 seeding)
-  --progress            show optimiser progress on stderr
-)";
+// `kfm help build`: the option table's rows by group and the method registry's rows.
+std::string build_help() {
+    const auto option_lines = [](offline::option_group group, std::size_t column) {
+        std::string out;
+        for (const offline::option_row& r : offline::option_table()) {
+            if (r.group != group) continue;
+            std::string label = "  " + offline::option_text(r.id, offline::spelling::command_line);
+            if (*r.metavar != '\0') label += std::string(" ") + r.metavar;
+            label += std::string(label.size() + 2 > column ? 2 : column - label.size(), ' ');
+            std::string help = r.help;
+            for (std::size_t begin = 0, line = 0; begin <= help.size(); ++line) {
+                const std::size_t end = std::min(help.find('\n', begin), help.size());
+                const std::string text = help.substr(begin, end - begin);
+                // A line starting with an option is a usage example, set at the options' own indent.
+                out += (line == 0 ? label : text.rfind("--", 0) == 0 ? std::string(2, ' ') : std::string(column, ' ')) +
+                       text + "\n";
+                begin = end + 1;
+            }
+        }
+        return out;
+    };
+    std::string methods;
+    for (const offline::method_row& m : offline::method_table()) {
+        std::string kernels;
+        for (format::kernel k : offline::kernels_in(m.kernels))
+            kernels += std::string(kernels.empty() ? "" : ", ") + offline::kernel_name(k);
+        std::string options;
+        for (offline::option o : m.options)
+            options += std::string(options.empty() ? "" : ", ") + offline::option_text(o, offline::spelling::command_line);
+        const std::string name = offline::method_name(m.id);
+        methods += "  " + name + std::string(name.size() < 14 ? 14 - name.size() : 1, ' ') + m.summary + "\n" +
+                   std::string(16, ' ') + "kernels: " + kernels + "\n";
+        if (!options.empty()) methods += std::string(16, ' ') + "options: " + options + "\n";
+    }
+    return "usage: kfm build --method M --kernel K --input-dim d --features D [--seed S] -o FILE\n\n" +
+           option_lines(offline::option_group::general, 20) +
+           "  -o FILE           output file, written atomically (required)\n\nkernel options:\n" +
+           option_lines(offline::option_group::kernel, 20) + "\nmethod options:\n" +
+           option_lines(offline::option_group::method, 24) + "\nmethods:\n" + methods;
+}
 
 const char* const inspect_help = R"(usage: kfm inspect FILE [--json]
 
@@ -227,7 +205,7 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
 
 std::string help_text(const std::string& command) {
     if (command.empty()) return overview;
-    if (command == "build") return build_help;
+    if (command == "build") return build_help();
     if (command == "inspect") return inspect_help;
     if (command == "map") return map_help;
     if (command == "eval") return eval_help;

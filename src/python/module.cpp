@@ -11,12 +11,14 @@
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "cli/cli.hpp"
+#include "kfm/build_registry.hpp"
 #include "kfm/kfm.hpp"
 #include "kfm/offline.hpp"
 
@@ -165,36 +167,110 @@ private:
     const kfm::map& map_ = file_.view;  // the opened map (the class is neither copied nor moved)
 };
 
-// `kfm build` options as command-line words ("--method", "ssf", ...) and, for nystroem, the rows its
-// landmarks are chosen from (`data`, None otherwise) -> the verified file's bytes.
-py::bytes build_map(const std::vector<std::string>& words, const py::object& data) {
+// A keyword value as the option table's text: a flag True (given; False and None are left out by the
+// caller), a sequence of numbers comma-joined, a float in its shortest round-trip form, anything else as
+// str() gives it (the table's parser then names the option and the value it refuses).
+std::string number_text(double v) {
+    char text[32];
+    const auto r = std::to_chars(text, text + sizeof text, v);
+    return std::string(text, r.ptr);
+}
+
+std::string option_text(const kfm::offline::option_row& row, const std::string& name, const py::handle& value) {
+    using kfm::offline::option_type;
+    if (row.type == option_type::flag) {
+        if (!py::isinstance<py::bool_>(value))
+            throw py::value_error(name + " takes True or False, got " + std::string(py::repr(value)));
+        return "";
+    }
+    if (py::isinstance<py::bool_>(value)) return std::string(py::str(value));
+    if (row.type == option_type::reals && !py::isinstance<py::str>(value) && py::isinstance<py::iterable>(value)) {
+        std::string out;
+        for (const py::handle item : value) out += (out.empty() ? "" : ",") + number_text(item.cast<double>());
+        return out;
+    }
+    const bool is_float = py::isinstance<py::float_>(value) ||
+                          py::isinstance(value, py::module_::import("numpy").attr("floating"));
+    if (is_float && (row.type == option_type::real || row.type == option_type::reals))
+        return number_text(value.cast<double>());
+    return std::string(py::str(value));
+}
+
+// FeatureMap's options by their Python names (method, kernel, input_dim, features or landmarks,
+// radial_points=2, resample_radii=True, ...; None and False left out) and, for a method that chooses
+// landmarks from data, its rows (float32 C-contiguous) -> the verified file's bytes. The offline option
+// table checks them as kfm build does, naming options as Python spells them.
+py::bytes build_map(const py::dict& options, const py::object& data) {
+    namespace off = kfm::offline;
     std::vector<std::uint8_t> bytes;
     try {
-        const kfm::cli::arguments args("build", words, kfm::cli::build_option_specs(), 0);
-        // The rows stand in for kfm build's --data X.npy, which only nystroem keeps (the Python layer turns
-        // sigma "median" and "scale" into a number before calling).
-        const bool nystroem = args.value_or("--method", "") == "nystroem";
-        if (nystroem && data.is_none()) throw py::value_error("nystroem needs data (the rows its landmarks are chosen from)");
-        if (!nystroem && !data.is_none()) throw py::value_error("data is only used by method nystroem");
-        kfm::offline::npy_array rows;
-        if (nystroem) {
+        std::vector<std::pair<std::string, off::option_value>> given;
+        for (const auto& [key, value] : options) {
+            const std::string name = py::str(key);
+            if (value.is_none() || (py::isinstance<py::bool_>(value) && !value.cast<bool>())) continue;
+            const off::option_row* row = off::find_option(name, off::spelling::python);
+            given.push_back({name, {row != nullptr ? option_text(*row, name, value) : std::string()}});
+        }
+        py::array_t<float, py::array::c_style | py::array::forcecast> rows;
+        if (!data.is_none()) {
             const py::array array = data.cast<py::array>();
             require_rows(array, "data", 0, false);
-            if (array.shape(0) == 0) throw py::value_error("nystroem needs data with at least one row");
-            const auto f = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(array);
-            rows.rows = std::size_t(f.shape(0));
-            rows.cols = std::size_t(f.shape(1));
-            rows.data.assign(f.data(), f.data() + f.size());
+            if (array.shape(0) == 0) throw py::value_error("data must have at least one row");
+            rows = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(array);
         }
-        const kfm::offline::build_options options = kfm::cli::build_options_from(args, nullptr, nystroem ? &rows : nullptr);
+        const off::build_options built = off::build_options_from(
+            given, off::spelling::python, data.is_none() ? nullptr : rows.data(),
+            data.is_none() ? 0 : std::size_t(rows.shape(0)), data.is_none() ? 0 : std::size_t(rows.shape(1)));
         py::gil_scoped_release release;
-        bytes = kfm::offline::serialize_verified(kfm::offline::build_map(options));
-    } catch (const kfm::cli::cli_error& e) {
-        throw py::value_error(e.what());
+        bytes = off::serialize_verified(off::build_map(built));
     } catch (const std::invalid_argument& e) {
         throw py::value_error(e.what());
     }
     return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+std::vector<std::string> kernel_names(std::uint32_t bits) {
+    std::vector<std::string> names;
+    for (kfm::format::kernel k : kfm::offline::kernels_in(bits)) names.emplace_back(kfm::kernel_name(k));
+    return names;
+}
+
+// The option table and the method registry as Python values, for the kfm package's option lists
+// (kfm.sklearn) and its method special cases.
+py::list option_table() {
+    py::list out;
+    for (const kfm::offline::option_row& r : kfm::offline::option_table()) {
+        py::dict row;
+        row["name"] = kfm::offline::option_text(r.id, kfm::offline::spelling::python);
+        row["command_line"] = kfm::offline::option_text(r.id, kfm::offline::spelling::command_line);
+        static const char* const types[] = {"flag", "count", "seed", "real", "reals", "choice", "path"};
+        row["type"] = types[static_cast<int>(r.type)];
+        row["choices"] = std::vector<std::string>(r.choices.begin(), r.choices.end());
+        row["default"] = r.default_text;
+        static const char* const groups[] = {"general", "kernel", "method"};
+        row["group"] = groups[static_cast<int>(r.group)];
+        row["kernels"] = kernel_names(r.kernels);
+        row["help"] = r.help;
+        out.append(row);
+    }
+    return out;
+}
+
+py::list method_table() {
+    py::list out;
+    for (const kfm::offline::method_row& m : kfm::offline::method_table()) {
+        py::dict row;
+        row["name"] = kfm::method_name(m.id);
+        row["summary"] = m.summary;
+        std::vector<std::string> options;
+        for (kfm::offline::option o : m.options)
+            options.push_back(kfm::offline::option_text(o, kfm::offline::spelling::python));
+        row["kernels"] = kernel_names(m.kernels);
+        row["options"] = options;
+        row["landmarks_from_data"] = m.landmarks_from_data;
+        out.append(row);
+    }
+    return out;
 }
 
 std::vector<float> to_floats(const py::array& a, const char* name, std::size_t expected) {
@@ -306,7 +382,9 @@ PYBIND11_MODULE(_kfm, m) {
             if (kfm::isa_available(kfm::isa_at(i))) names.emplace_back(kfm::isa_name(kfm::isa_at(i)));
         return names;
     });
-    m.def("build_map", &build_map, py::arg("words"), py::arg("data") = py::none());
+    m.def("build_map", &build_map, py::arg("options"), py::arg("data") = py::none());
+    m.def("option_table", &option_table);
+    m.def("method_table", &method_table);
     m.def("model_bytes", &model_bytes, py::arg("map_bytes"), py::arg("shift"), py::arg("scale"), py::arg("task"),
           py::arg("weights"), py::arg("bias"), py::arg("labels"), py::arg("head_dtype") = "f32");
     m.def("read_file", &read_file);

@@ -59,7 +59,7 @@ status check_kernel(const map_state& v) {
 
 status check_meta(const map_state& v) {
     const fmt::map_meta& m = *v.meta;
-    if (m.method < 1 || m.method > static_cast<std::uint32_t>(fmt::method::gq))
+    if (m.method < 1 || m.method > fmt::method_last)
         return status::unknown_method;
     if (m.kernel < 1 || m.kernel > static_cast<std::uint32_t>(fmt::kernel::laplacian))
         return status::unknown_kernel;

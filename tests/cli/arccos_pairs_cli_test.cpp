@@ -22,7 +22,7 @@ TEST_CASE("cli: --arccos-pairs reflected is the default, plain is available, bad
     check_error(s.kfm("build --method rff --kernel gaussian --arccos-pairs plain --input-dim 6 --features 8 -o g.kfm"),
                 "--arccos-pairs does not apply to kernel gaussian");
     check_error(s.kfm("build --method sorf --kernel arccos --arccos-pairs both --input-dim 6 --features 8 -o b.kfm"),
-                "unknown arccos pairs 'both'");
+                "unknown --arccos-pairs 'both' (reflected or plain)");
     CHECK(!std::filesystem::exists(s.path("g.kfm")));
     CHECK(!std::filesystem::exists(s.path("b.kfm")));
     CHECK(s.kfm("help build").out.find("--arccos-pairs") != std::string::npos);

@@ -108,7 +108,7 @@ TEST_CASE("cli: missing, foreign and bad kernel parameters and unsupported metho
     check_error(s.kfm("build --method quadrature --kernel matern --nu 1.5 --radial-rule stratified --resample-radii" + tail),
                 "use --radial-rule shifted");
     check_error(s.kfm("build --method ssf --kernel matern --nu 1.5 --radial-rule latin" + tail),
-                "ssf: radial rule 'latin' is not auto, midpoint, shifted, antithetic or stratified");
+                "unknown --radial-rule 'latin' (auto, midpoint, shifted, antithetic or stratified)");
     check_error(s.kfm("build --method gorf --kernel laplacian" + tail), "build it with rff, rff-phase or qmc");
     CHECK(!std::filesystem::exists(s.path("x.kfm")));
 }

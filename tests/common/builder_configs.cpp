@@ -67,8 +67,8 @@ std::vector<builder_config> builder_configs(unsigned d, unsigned features) {
         builder_config c;
         c.options = base(m, d, features);
         c.options.kernel = k;
-        c.options.directions = directions;
-        if (variant == "shifted") c.options.radial_rule = "shifted", c.options.radial_points = 2;
+        c.options.directions = kfm::offline::choice_named<kfm::offline::directions_kind>(directions);
+        if (variant == "shifted") c.options.radial_rule = kfm::offline::radial_rule_kind::shifted, c.options.radial_points = 2;
         if (variant == "partial") c.options.partial_rule = true, c.options.features = features / 2 * 2 + 2;
         if (variant == "nodes3") c.options.gq_nodes = 3;
         c.label = std::string(offline::method_name(m)) + "/" + offline::kernel_name(k.kind) + "/" +

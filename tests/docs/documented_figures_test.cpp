@@ -140,7 +140,7 @@ std::vector<double> ssf_storage() {
     o.method = format::method::rff;
     const double dense = double(test::map_from_options(o).file_bytes());
     o.method = format::method::ssf;
-    o.radial_rule = "midpoint";
+    o.radial_rule = kfm::offline::radial_rule_kind::midpoint;
     const double ssf = double(test::map_from_options(o).file_bytes());
     o.fft_size = offline::ssf_fft_size_smallest;
     const double smallest = double(test::map_from_options(o).file_bytes());
@@ -191,7 +191,7 @@ std::vector<double> reflected_pairs_row() {
     o.kernel.order = 0;
     o.features = 64;
     auto plain = o;
-    plain.arccos_pairs = "plain";
+    plain.arccos_pairs = kfm::offline::arccos_pairs_kind::plain;
     return sweep_row("letter", plain, o, 10);
 }
 
@@ -203,7 +203,7 @@ std::vector<double> ssf_antithetic_gain() {
     o.kernel.sigma = 2.8284271;  // the sweep's --sigma letter=2.8284271, sqrt(d / 2)
     o.features = 256;
     const double by_default = sweep_mean("letter", o, 10);
-    o.radial_rule = "midpoint";
+    o.radial_rule = kfm::offline::radial_rule_kind::midpoint;
     return {sweep_mean("letter", o, 10) / by_default};
 }
 

@@ -67,6 +67,8 @@ TEST_CASE("malformed meta, segments and sections are rejected with the right sta
     const float inf = std::numeric_limits<float>::infinity();
     const mutation mutations[] = {
         {"unknown method", [](map_contents& m) { m.meta.method = 99; }, status::unknown_method},
+        {"method past the last", [](map_contents& m) { m.meta.method = kfm::format::method_last + 1; },
+         status::unknown_method},
         {"unknown kernel", [](map_contents& m) { m.meta.kernel = 0; }, status::unknown_kernel},
         {"unknown projection", [](map_contents& m) { m.meta.projection = 77; }, status::unknown_projection},
         {"unknown meta flag", [](map_contents& m) { m.meta.flags = 1u << 7; }, status::bad_meta},

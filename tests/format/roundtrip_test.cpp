@@ -90,7 +90,7 @@ TEST_CASE("round trip: every section view equals what was serialised") {
 
 TEST_CASE("bit sections are packed LSB first") {
     auto options = built(fmt::method::ssf, fmt::kernel::gaussian, 6, 32);
-    options.radial_rule = "midpoint";  // one radius per direction: 16 sign bits (antithetic radii halve them)
+    options.radial_rule = kfm::offline::radial_rule_kind::midpoint;  // one radius per direction: 16 sign bits (antithetic radii halve them)
     auto map = kfm::offline::build_map(options);
     for (auto& s : map.sections) {
         if (s.tag != fmt::tag::signs) continue;

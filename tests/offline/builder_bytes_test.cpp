@@ -72,7 +72,7 @@ std::vector<builder_config> option_variants(unsigned d, unsigned features) {
     add("gorf/polynomial/bessel-1d", fmt::method::gorf, fmt::kernel::polynomial_sphere, [](o_t& o) {
         o.kernel.degree = 2;
         o.kernel.scale = 3.0;
-        o.spectral = "bessel-1d";
+        o.spectral = kfm::offline::spectral_kind::bessel_1d;
     });
     add("grff/delta-gaussian", fmt::method::grff, fmt::kernel::delta_gaussian, [](o_t& o) {
         o.kernel.weights = {1.0, -1.0};

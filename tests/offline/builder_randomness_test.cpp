@@ -129,7 +129,7 @@ TEST_CASE("ssf: every block, a single one included, carries random signs") {
             o.features = features;
             o.sweeps = 1;
             o.seed = seed;
-            o.radial_rule = "midpoint";  // one radius per direction and stacked blocks of the smallest FFT:
+            o.radial_rule = kfm::offline::radial_rule_kind::midpoint;  // one radius per direction and stacked blocks of the smallest FFT:
             o.fft_size = kfm::offline::ssf_fft_size_smallest;  // the block count this test is written for
             const auto map = build_map(o);
             const unsigned n = map.meta.block_size, blocks = map.meta.block_count;

@@ -126,8 +126,8 @@ TEST_CASE("nystroem builder refusals: no data, m > N, m < 1, NaN, dimension mism
     o.kernel.alpha = 0.0;
     check_refused(o, "alpha must be positive");
     o = nystroem(data, 2, 2);
-    o.landmark_init = "kmeans";
-    check_refused(o, "--landmark-init");
+    o.landmark_init = static_cast<kfm::offline::landmark_init_kind>(7);
+    check_refused(o, "--landmark-init holds a value outside its choices");
     CHECK_NOTHROW(build_map(nystroem(data, 2, 4)));
 }
 
@@ -193,7 +193,7 @@ TEST_CASE("nystroem on LETTER: the Gram error falls as m grows (both seedings; e
         for (unsigned m : {8u, 32u, 128u, 512u}) {
             build_options o = nystroem(data, d, m);
             o.kernel = k;
-            o.landmark_init = init;
+            o.landmark_init = kfm::offline::choice_named<kfm::offline::landmark_init_kind>(init);
             o.seed = 3;
             const auto bytes = serialize(build_map(o));
             std::vector<std::uint64_t> aligned((bytes.size() + 7) / 8);

@@ -83,7 +83,7 @@ TEST_CASE("poly builders: butterfly directions equal the dense matrix of the sam
     for (method m : {method::gorf, method::srf}) {
         for (unsigned d : {16u, 23u}) {  // d2 = d, and d2 > d (pairs past d pass through)
             build_options o = poly(m, d, 4 * d + 12);  // several blocks, the last truncated
-            o.directions = "butterfly";
+            o.directions = kfm::offline::directions_kind::butterfly;
             if (m == method::gorf) {
                 o.kernel.kind = kfm::format::kernel::delta_gaussian;
                 o.kernel.weights = {1.0, -0.5};
@@ -151,7 +151,7 @@ TEST_CASE("poly builders: impossible options are rejected with std::invalid_argu
     build_options o = poly(method::gorf, 8, 0);  // no features
     CHECK_THROWS_AS(kfm::offline::build_map(o), std::invalid_argument);
     o = poly(method::gorf, 8, 16);
-    o.spectral = "nonsense";
+    o.spectral = static_cast<kfm::offline::spectral_kind>(5);
     CHECK_THROWS_AS(kfm::offline::build_map(o), std::invalid_argument);
     o = poly(method::gorf, 8, 16);
     o.kernel.kind = kfm::format::kernel::gaussian;
@@ -167,14 +167,14 @@ TEST_CASE("poly builders: impossible options are rejected with std::invalid_argu
     o.kernel.scale = 1.5;  // a < 2
     CHECK_THROWS_AS(kfm::offline::build_map(o), std::invalid_argument);
     o = poly(method::srf, 8, 16);
-    o.directions = "circulant";  // unknown: a clear error, never a silent dense map
+    o.directions = static_cast<kfm::offline::directions_kind>(5);  // unknown: a clear error, never a silent dense map
     CHECK_THROWS_AS(kfm::offline::build_map(o), std::invalid_argument);
     o = poly(method::gorf, 8, 16);
-    o.directions = "circulant";
+    o.directions = static_cast<kfm::offline::directions_kind>(5);
     CHECK_THROWS_AS(kfm::offline::build_map(o), std::invalid_argument);
     for (const char* structured : {"hadamard", "butterfly"}) {
         o = poly(method::grff, 8, 16);
-        o.directions = structured;  // GRFF is iid by definition
+        o.directions = kfm::offline::choice_named<kfm::offline::directions_kind>(structured);  // GRFF is iid by definition
         CHECK_THROWS_AS(kfm::offline::build_map(o), std::invalid_argument);
     }
     o = poly(method::tensorsketch, 8, 70000);

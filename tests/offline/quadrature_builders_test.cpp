@@ -232,7 +232,7 @@ TEST_CASE("stratified quadrature radii: one per stratum of the size-biased law, 
                 o.partial_rule = partial;
                 o.seed = seed;
                 for (const char* rule : {"auto", "shifted"}) {
-                    o.radial_rule = rule;
+                    o.radial_rule = kfm::offline::choice_named<kfm::offline::radial_rule_kind>(rule);
                     const auto m = build_map(o);
                     const bool stratified = std::string(rule) == "auto";
                     CHECK(m.meta.method_flags == (stratified ? format::method_flag_quadrature_stratified_radii : 0u));
@@ -260,16 +260,16 @@ TEST_CASE("stratified quadrature radii: one per stratum of the size-biased law, 
         }
     auto o = quadrature_options(d, 2 * (d + 1), format::kernel::matern);
     o.kernel = matern;
-    o.radial_rule = "stratified";
+    o.radial_rule = kfm::offline::radial_rule_kind::stratified;
     o.resample_radii = true;
     CHECK_THROWS_WITH_AS(build_map(o), doctest::Contains("--radial-rule shifted"), std::invalid_argument);
     o.resample_radii = false;
-    o.radial_rule = "antithetic";
+    o.radial_rule = kfm::offline::radial_rule_kind::antithetic;
     CHECK_THROWS_WITH_AS(build_map(o), doctest::Contains("is not auto, shifted or stratified"), std::invalid_argument);
     // the gaussian keeps the paper's independent radii by default; stratified on request
     auto g = quadrature_options(d, 2 * (d + 1), format::kernel::gaussian);
     CHECK(build_map(g).meta.method_flags == 0u);
-    g.radial_rule = "stratified";
+    g.radial_rule = kfm::offline::radial_rule_kind::stratified;
     CHECK(build_map(g).meta.method_flags == format::method_flag_quadrature_stratified_radii);
 }
 

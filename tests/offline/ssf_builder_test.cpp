@@ -61,7 +61,7 @@ TEST_CASE("ssf storage is O(d): d = 784, D = 8192 midpoint under 16 KiB, far bel
 
     // The shifted rule stores one radius per point and radial point on top.
     auto shifted = ssf(784, 8192);
-    shifted.radial_rule = "shifted";
+    shifted.radial_rule = kfm::offline::radial_rule_kind::shifted;
     const auto with_radii = build_map(shifted);
     const section* scales = find(with_radii, fmt::tag::scales);
     REQUIRE(scales != nullptr);
@@ -166,8 +166,8 @@ TEST_CASE("ssf rejects impossible options with std::invalid_argument") {
     bad([](build_options& o) { o.input_dim = 0; });
     bad([](build_options& o) { o.features = 0; });
     bad([](build_options& o) { o.kernel.sigma = 0.0; });
-    bad([](build_options& o) { o.radial_rule = "antithetic", o.radial_points = 1; });
-    bad([](build_options& o) { o.radial_rule = "trapezoid"; });
+    bad([](build_options& o) { o.radial_rule = kfm::offline::radial_rule_kind::antithetic, o.radial_points = 1; });
+    bad([](build_options& o) { o.radial_rule = static_cast<kfm::offline::radial_rule_kind>(9); });
     bad([](build_options& o) { o.fft_size = 24; });  // not a power of two
     bad([](build_options& o) { o.fft_size = 8; });   // not above m = 8
     bad([](build_options& o) { o.kernel.kind = fmt::kernel::polynomial_sphere; });

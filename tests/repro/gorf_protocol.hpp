@@ -167,8 +167,8 @@ inline std::vector<std::vector<double>> gorf_errors(const dataset& data, const s
             kfm::offline::build_options o;
             o.method = v.method;
             o.kernel = v.kernel;
-            o.spectral = v.spectral;
-            o.directions = v.directions;
+            o.spectral = kfm::offline::choice_named<kfm::offline::spectral_kind>(v.spectral);
+            o.directions = kfm::offline::choice_named<kfm::offline::directions_kind>(v.directions);
             o.input_dim = d;
             o.features = 4 * s;
             o.seed = kfm::offline::derive(77, run);

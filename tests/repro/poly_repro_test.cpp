@@ -124,7 +124,7 @@ std::vector<double> srf_protocol_mse(const srf_sample& s, unsigned d, unsigned D
     for (const auto& v : srf_variants) {
         build_options o;
         o.method = v.method;
-        o.directions = v.directions;
+        o.directions = kfm::offline::choice_named<kfm::offline::directions_kind>(v.directions);
         o.kernel = polynomial(10, 4.0);
         o.input_dim = d;
         o.features = D;

@@ -72,7 +72,7 @@ inline double ssf_mean_error(const offline::npy_array& data, const ssf_setting& 
         o.kernel.sigma = std::sqrt(d / 2.0);
         o.features = features;
         o.radial_points = s.radial;
-        o.radial_rule = s.rule;
+        o.radial_rule = kfm::offline::choice_named<kfm::offline::radial_rule_kind>(s.rule);
         o.seed = 500 + r;
         const auto map = test::map_from_options(o);
         sum += offline::evaluate(map.view(), data.data.data(), data.rows, d, kernel_sample_rows, 1, 31 + r).rel_frobenius.mean;

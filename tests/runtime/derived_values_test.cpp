@@ -25,7 +25,7 @@ kfm::offline::map_contents build(fmt::method method, fmt::kernel kernel, const c
     o.input_dim = 9;
     o.features = 64;
     o.sweeps = 2;
-    o.directions = directions;
+    o.directions = kfm::offline::choice_named<kfm::offline::directions_kind>(directions);
     return kfm::offline::build_map(o);
 }
 

@@ -49,7 +49,7 @@ kfm::offline::build_options nystroem_options(unsigned d, std::size_t rows, unsig
     o.input_dim = d;
     o.features = m;
     o.seed = 7;
-    o.landmark_init = init;
+    o.landmark_init = kfm::offline::choice_named<kfm::offline::landmark_init_kind>(init);
     o.data_rows = rows;
     o.data.resize(rows * d);
     kfm::offline::rng r(data_seed);

@@ -87,7 +87,7 @@ kfm::offline::map_contents build(unsigned d, unsigned features, unsigned fft_siz
     o.features = features;
     o.fft_size = fft_size;
     o.radial_points = radial;
-    o.radial_rule = "midpoint";  // the dense reference below assumes one midpoint radius per radial point
+    o.radial_rule = kfm::offline::radial_rule_kind::midpoint;  // the dense reference below assumes one midpoint radius per radial point
     o.sweeps = 1;  // the optimiser is tested elsewhere; keep qemu runs short
     o.seed = 17 + d;
     return kfm::offline::build_map(o);

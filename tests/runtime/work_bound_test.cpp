@@ -42,7 +42,7 @@ status open_contents(const kfm::offline::map_contents& map) {
 
 TEST_CASE("work bound: butterfly repeats above format::max_butterfly_repeats are refused at open") {
     auto srf = options(fmt::method::srf, fmt::kernel::polynomial_sphere, 5, 16);
-    srf.directions = "butterfly";
+    srf.directions = kfm::offline::directions_kind::butterfly;
     const auto quadrature = options(fmt::method::quadrature, fmt::kernel::gaussian, 5, 16);
     for (const auto& o : {quadrature, srf}) {
         kfm::offline::map_contents map = kfm::offline::build_map(o);

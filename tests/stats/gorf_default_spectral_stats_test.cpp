@@ -30,13 +30,13 @@ TEST_CASE("gorf and grff: the default spectral model is signed-mixture") {
     for (auto m : {kfm::format::method::gorf, kfm::format::method::grff}) {
         CAPTURE(kfm::offline::method_name(m));
         build_options explicit_mixture = poly(m, 9, 2, 3);
-        explicit_mixture.spectral = "signed-mixture";
+        explicit_mixture.spectral = kfm::offline::spectral_kind::signed_mixture;
         const auto by_default = kfm::offline::serialize(kfm::offline::build_map(poly(m, 9, 2, 3)));
         CHECK(by_default == kfm::offline::serialize(kfm::offline::build_map(explicit_mixture)));
         const auto map = kfm::test::map_from_options(poly(m, 9, 2, 3));
         CHECK((map.state().meta->method_flags & kfm::format::method_flag_gorf_signed_mixture) != 0);
         build_options bessel = poly(m, 9, 2, 3);
-        bessel.spectral = "bessel-1d";
+        bessel.spectral = kfm::offline::spectral_kind::bessel_1d;
         CHECK(kfm::offline::serialize(kfm::offline::build_map(bessel)) != by_default);
     }
 }
@@ -50,7 +50,7 @@ TEST_CASE("gorf: the default has a lower Gram error than bessel-1d at s = d (a =
         double mixture = 0.0, bessel = 0.0;
         for (unsigned s = 0; s < seeds; ++s) {
             build_options b = poly(kfm::format::method::gorf, d, degree, 100 + s);
-            b.spectral = "bessel-1d";
+            b.spectral = kfm::offline::spectral_kind::bessel_1d;
             mixture += kfm::test::gram_error(kfm::test::map_from_options(poly(kfm::format::method::gorf, d, degree, 100 + s)),
                                              x, n, y, n).rel_frobenius;
             bessel += kfm::test::gram_error(kfm::test::map_from_options(b), x, n, y, n).rel_frobenius;

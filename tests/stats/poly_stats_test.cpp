@@ -127,7 +127,7 @@ build_options poly_options(kfm::format::method m, unsigned features, unsigned p,
 build_options delta_gaussian_options(kfm::format::method m, const char* directions) {
     build_options o;
     o.method = m;
-    o.directions = directions;
+    o.directions = kfm::offline::choice_named<kfm::offline::directions_kind>(directions);
     o.kernel.kind = kfm::format::kernel::delta_gaussian;
     o.kernel.weights = {1.0, -1.0};
     o.kernel.sigmas = {1.0, 10.0};
@@ -173,7 +173,7 @@ map_case polynomial(kfm::format::method m) {
 // about 0.19 per-seed sd for the mean and +-0.15 for log(sd).
 map_case gorf_signed_mixture() {
     build_options o = poly_options(kfm::format::method::gorf, 24, 3, 3.0);
-    o.spectral = "signed-mixture";
+    o.spectral = kfm::offline::spectral_kind::signed_mixture;
     const auto fit = kfm::offline::fit_signed_mixture(3, 3.0);
     target_fn target = [fit, kernel = o.kernel](const auto& x, const auto& y) {
         const double z = distance(x, y);
@@ -282,9 +282,9 @@ TEST_CASE("srf and gorf: structured directions within a stated factor of dense o
                         o.kernel.weights = {1.0, -1.0};
                         o.kernel.sigmas = {1.0, 10.0};
                     }
-                    if (kc.method == kfm::format::method::gorf && !kc.delta) o.spectral = "signed-mixture";
+                    if (kc.method == kfm::format::method::gorf && !kc.delta) o.spectral = kfm::offline::spectral_kind::signed_mixture;
                     o.input_dim = d;
-                    o.directions = directions[v];
+                    o.directions = kfm::offline::choice_named<kfm::offline::directions_kind>(directions[v]);
                     o.seed = 9000 + s;
                     const auto map = kfm::test::map_from_options(o);
                     mean_error[v] += kfm::test::gram_error(map, x, n, y, n).rel_frobenius / structured_seeds;

@@ -30,7 +30,7 @@ build_options arccos_options(method m, unsigned order, unsigned d, unsigned D, s
     o.input_dim = d;
     o.features = D;
     o.seed = seed;
-    o.arccos_pairs = pairs;
+    o.arccos_pairs = kfm::offline::choice_named<kfm::offline::arccos_pairs_kind>(pairs);
     return o;
 }
 
@@ -48,7 +48,7 @@ TEST_CASE("reflected is the default and its second block is f(-w.x) of the first
             CAPTURE(describe(m, order));
             build_options defaults = arccos_options(m, order, d, D, 5);
             defaults.arccos_pairs = build_options{}.arccos_pairs;
-            CHECK(defaults.arccos_pairs == "reflected");
+            CHECK(defaults.arccos_pairs == kfm::offline::arccos_pairs_kind::reflected);
             const auto map = kfm::test::map_from_options(defaults);
             REQUIRE(map.output_dim() == D);
             const unsigned half = D / 2;
@@ -77,7 +77,7 @@ TEST_CASE("an odd D rounds up to whole reflected pairs; plain keeps D; an unknow
     CHECK(plain.output_dim() == 21);
     for (method m : methods)
         CHECK_THROWS_WITH_AS(kfm::offline::build_map(arccos_options(m, 0, 5, 20, 3, "mirrored")),
-                             doctest::Contains("arccos pairs 'mirrored'"), std::invalid_argument);
+                             doctest::Contains("unknown name 'mirrored' (reflected, plain)"), std::invalid_argument);
 }
 
 // rff, orf and qmc are unbiased, so their mean brackets the exact kernel. SORF is not (its rows are only

@@ -45,7 +45,7 @@ TEST_CASE("ssf antithetic radii: unbiased for E[cos(r a)], r ~ chi(2m)") {
         for (std::uint64_t seed = 1; seed <= 8; ++seed) {
             {
                 auto o = gaussian_ssf(d, 4 * 128, seed);
-                o.radial_rule = "antithetic";
+                o.radial_rule = kfm::offline::radial_rule_kind::antithetic;
                 o.sweeps = 0;
                 const opened_map map = map_from_options(o);
                 const auto& vs = map.state();
@@ -65,14 +65,14 @@ TEST_CASE("ssf antithetic radii: unbiased for E[cos(r a)], r ~ chi(2m)") {
 TEST_CASE("ssf default radial rule: midpoint below one block of antithetic directions, antithetic from there") {
     const unsigned d = 16;  // m = 8, n = 16: a block holds 32 directions
     for (unsigned features : {16u, 32u, 64u, 124u}) {  // D / 4 < 32 directions: midpoint, M = 1
-        const auto mid = [&] { auto o = gaussian_ssf(d, features, 3); o.radial_rule = "midpoint"; o.radial_points = 1; return o; }();
+        const auto mid = [&] { auto o = gaussian_ssf(d, features, 3); o.radial_rule = kfm::offline::radial_rule_kind::midpoint; o.radial_points = 1; return o; }();
         CHECK(kfm::offline::serialize(kfm::offline::build_map(gaussian_ssf(d, features, 3))) == kfm::offline::serialize(kfm::offline::build_map(mid)));
     }
     for (unsigned features : {128u, 256u, 1024u}) {  // from 8d on: antithetic
         const auto map = kfm::offline::build_map(gaussian_ssf(d, features, 3));
         CHECK(map.meta.radial_points == 2);
         CHECK(map.meta.method_flags == fmt::method_flag_ssf_antithetic_radii);
-        const auto explicit_rule = [&] { auto o = gaussian_ssf(d, features, 3); o.radial_rule = "antithetic"; return o; }();
+        const auto explicit_rule = [&] { auto o = gaussian_ssf(d, features, 3); o.radial_rule = kfm::offline::radial_rule_kind::antithetic; return o; }();
         CHECK(kfm::offline::serialize(map) == kfm::offline::serialize(kfm::offline::build_map(explicit_rule)));
     }
     // 2m = 34 > 32: midpoint at every D, one radius per direction.
@@ -121,7 +121,7 @@ TEST_CASE("ssf default radial rule at D = 16d: Gram error well below the midpoin
     for (int rule = 0; rule < 2; ++rule)
         for (std::uint64_t seed = 1; seed <= 10; ++seed) {
             auto o = gaussian_ssf(d, 16 * d, seed);
-            if (rule == 1) o.radial_rule = "midpoint";
+            if (rule == 1) o.radial_rule = kfm::offline::radial_rule_kind::midpoint;
             by_rule[rule] += gram_error(map_from_options(o), x, n, y, n).rel_frobenius / 10.0;
         }
     MESSAGE("D = 16d: default " << by_rule[0] << ", midpoint " << by_rule[1] << ", ratio " << by_rule[1] / by_rule[0]);

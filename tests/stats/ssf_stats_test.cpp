@@ -45,7 +45,7 @@ TEST_CASE("ssf shifted radial rule is unbiased; the midpoint rule is not") {
         for (std::uint64_t seed = 1; seed <= 8; ++seed) {
             auto o = ssf_options(d, 2 * radial * 256, fmt::kernel::gaussian, seed);
             o.radial_points = radial;
-            o.radial_rule = "shifted";
+            o.radial_rule = kfm::offline::radial_rule_kind::shifted;
             o.sweeps = 0;
             const opened_map map = map_from_options(o);
         const auto& vs = map.state();
@@ -167,7 +167,7 @@ TEST_CASE("ssf Gram spread over seeds falls like 1/D as blocks are added (gaussi
                 auto o = ssf_options(d, 128 * unsigned(b), variant == 0 ? fmt::kernel::gaussian : fmt::kernel::arccos,
                                      1000 * std::uint64_t(b) + s);
                 o.kernel.order = 1;
-                o.radial_rule = "shifted";
+                o.radial_rule = kfm::offline::radial_rule_kind::shifted;
                 o.fft_size = kfm::offline::ssf_fft_size_smallest;  // stacked blocks, not the default one block
                 const opened_map map = map_from_options(o);
                 REQUIRE(map.state().meta->block_count == unsigned(b));
@@ -222,7 +222,7 @@ TEST_CASE("ssf multi-block estimate (D = 16d, 4 FFT blocks) is unbiased for the 
         const std::vector<float> y(pts.begin() + (2 * pair + 1) * d, pts.begin() + (2 * pair + 2) * d);
         const auto r = mean_estimate_over_seeds(x, y, 48, 0.999, [&](std::uint64_t seed) {
             auto o = ssf_options(d, 16 * d, fmt::kernel::gaussian, seed);
-            o.radial_rule = "shifted";
+            o.radial_rule = kfm::offline::radial_rule_kind::shifted;
             o.sweeps = 1;
             o.fft_size = kfm::offline::ssf_fft_size_smallest;
             opened_map map = map_from_options(o);
@@ -266,7 +266,7 @@ TEST_CASE("ssf default layout: at most the reference layout's error, below stack
                 const double by_default = error(o);
                 auto reference = o;
                 reference.fft_size = features / 4;
-                reference.radial_rule = "midpoint";
+                reference.radial_rule = kfm::offline::radial_rule_kind::midpoint;
                 auto stacked = o;
                 stacked.fft_size = kfm::offline::ssf_fft_size_smallest;
                 to_reference.push_back(std::log(by_default / error(reference)));

@@ -1,4 +1,5 @@
-// Dispatches a build request to the builder of its method, between two checks shared by every method:
+// Dispatches a build request to the builder of its method (the method registry, registry.cpp), between
+// checks shared by every method:
 // the requested dimensions against the format's limits (before the builder allocates anything), and the
 // built map's dimensions and stored values (so that an impossible request is reported with the option
 // that caused it rather than as a file the runtime refuses).
@@ -9,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "offline/methods/builders.hpp"
+#include "kfm/build_registry.hpp"
 #include "offline/sampling/fourier_kernels.hpp"
 
 namespace kfm::offline {
@@ -21,45 +22,27 @@ const std::string limit_text = std::to_string(format::max_dim) + " (2^24, the la
     throw std::invalid_argument(what + " is above the limit of " + limit_text);
 }
 
-// A lower bound on the output dimension the method makes of `features`: the methods that round D to a
-// granularity round at least this far. The exact check is check_built_dims, after the build.
-std::uint64_t least_output_dim(const build_options& o) {
-    const std::uint64_t f = o.features;
-    const bool gaussian = scale_mixture_kernel(o.kernel.kind);
-    switch (o.method) {
-        case format::method::quadrature: {  // whole rules of 2 (d + 1) outputs, at least one
-            if (o.partial_rule) return f;
-            const std::uint64_t per_rule = 2 * (std::uint64_t{o.input_dim} + 1);
-            return std::max<std::uint64_t>(1, (f + per_rule / 2) / per_rule) * per_rule;
-        }
-        case format::method::ssf: {  // whole points of 2 M outputs (gaussian) or 2 (arccos)
-            const std::uint64_t per_point = 2 * std::uint64_t{gaussian ? o.radial_points : 1u};
-            return per_point == 0 ? f : (f + per_point - 1) / per_point * per_point;
-        }
-        default: return f;
-    }
-}
-
 // Before any builder runs: the requested sizes fit the format.
-void check_requested_dims(const build_options& o) {
-    if (o.input_dim > format::max_dim) over_limit("--input-dim " + std::to_string(o.input_dim));
-    if (o.features > format::max_dim) over_limit("--features " + std::to_string(o.features));
-    const std::uint64_t least = least_output_dim(o);
+void check_requested_dims(const build_options& o, const method_row& method) {
+    const std::string input_dim = option_name(o, option::input_dim), features = option_name(o, option::features);
+    if (o.input_dim > format::max_dim) over_limit(input_dim + " " + std::to_string(o.input_dim));
+    if (o.features > format::max_dim) over_limit(features + " " + std::to_string(o.features));
+    const std::uint64_t least = method.least_output_dim != nullptr ? method.least_output_dim(o) : o.features;
     if (least > format::max_dim)
-        over_limit("--features " + std::to_string(o.features) + " with --input-dim " + std::to_string(o.input_dim) +
+        over_limit(features + " " + std::to_string(o.features) + " with " + input_dim + " " + std::to_string(o.input_dim) +
                    " gives " + method_name(o.method) + " at least " + std::to_string(least) + " outputs, which");
 }
 
 // After the build: the exact dimensions the method chose.
 void check_built_dims(const build_options& o, const format::map_meta& m) {
-    const auto check = [&](const char* field, std::uint32_t value, const char* option, std::uint32_t requested) {
+    const auto check = [&](const char* field, std::uint32_t value, option id, std::uint32_t requested) {
         if (value > format::max_dim)
-            over_limit(std::string(option) + " " + std::to_string(requested) + " makes the " + method_name(o.method) +
+            over_limit(option_name(o, id) + " " + std::to_string(requested) + " makes the " + method_name(o.method) +
                        " map's " + field + " " + std::to_string(value) + ", which");
     };
-    check("work_dim", m.work_dim, "--input-dim", o.input_dim);
-    check("projection_dim", m.projection_dim, "--features", o.features);
-    check("output_dim", m.output_dim, "--features", o.features);
+    check("work_dim", m.work_dim, option::input_dim, o.input_dim);
+    check("projection_dim", m.projection_dim, option::features, o.features);
+    check("output_dim", m.output_dim, option::features, o.features);
 }
 
 std::string shortest(double v) {
@@ -71,18 +54,21 @@ std::string shortest(double v) {
 // The option whose value scales the stored values of this kernel, quoted with its value and what is
 // wrong with it (frequencies scale as 1 / sigma, so only a tiny bandwidth overflows them; Matérn and the
 // rational quadratic draw heavy-tailed frequencies, the heavier the smaller nu or alpha).
-std::string scaling_option(const kernel_spec& k) {
+std::string scaling_option(const build_options& o) {
+    const kernel_spec& k = o.kernel;
+    const std::string sigma = option_name(o, option::sigma), nu = option_name(o, option::nu),
+                      alpha = option_name(o, option::alpha);
     switch (k.kind) {
         case format::kernel::matern:
-            return "--nu " + shortest(k.nu) + " with --sigma " + shortest(k.sigma) +
-                   " is too small (a small nu draws heavy-tailed frequencies; raise --nu or --sigma)";
+            return nu + " " + shortest(k.nu) + " with " + sigma + " " + shortest(k.sigma) +
+                   " is too small (a small nu draws heavy-tailed frequencies; raise " + nu + " or " + sigma + ")";
         case format::kernel::rational_quadratic:
-            return "--alpha " + shortest(k.alpha) + " with --sigma " + shortest(k.sigma) +
-                   " is too small (a small alpha draws heavy-tailed frequencies; raise --alpha or --sigma)";
+            return alpha + " " + shortest(k.alpha) + " with " + sigma + " " + shortest(k.sigma) +
+                   " is too small (a small alpha draws heavy-tailed frequencies; raise " + alpha + " or " + sigma + ")";
         case format::kernel::gaussian:
-        case format::kernel::laplacian: return "--sigma " + shortest(k.sigma) + " is too small";
-        case format::kernel::delta_gaussian: return "--sigmas: a bandwidth is too small";
-        case format::kernel::polynomial_sphere: return "--scale " + shortest(k.scale) + " is out of range";
+        case format::kernel::laplacian: return sigma + " " + shortest(k.sigma) + " is too small";
+        case format::kernel::delta_gaussian: return option_name(o, option::sigmas) + ": a bandwidth is too small";
+        case format::kernel::polynomial_sphere: return option_name(o, option::scale) + " " + shortest(k.scale) + " is out of range";
         default: return "";
     }
 }
@@ -111,9 +97,9 @@ void check_built_values(const build_options& o, const map_contents& map) {
                             : s.type == format::dtype::f64 ? all_finite<double>(s.bytes)
                                                            : true;
         if (finite) continue;
-        const std::string option = scaling_option(o.kernel);
+        const std::string culprit = scaling_option(o);
         const std::string what = "the map's " + tag_text(s.tag) + " section would hold values that are not finite";
-        throw std::invalid_argument(option.empty() ? what : option + ": " + what);
+        throw std::invalid_argument(culprit.empty() ? what : culprit + ": " + what);
     }
 }
 
@@ -125,47 +111,41 @@ void check_output_contract(const build_options& o, const map_contents& map) {
     std::memcpy(aligned.data(), bytes.data(), bytes.size());
     kfm::map opened;
     if (kfm::open(aligned.data(), bytes.size(), &opened, isa::scalar) != status::value_too_large) return;
-    std::string option = scaling_option(o.kernel);
+    std::string culprit = scaling_option(o);
     if (o.kernel.kind == format::kernel::polynomial_sphere)
-        option = "--degree " + std::to_string(o.kernel.degree) + " with --input-dim " + std::to_string(o.input_dim) +
-                 " and --scale " + shortest(o.kernel.scale) + " is too large";
-    throw std::invalid_argument((option.empty() ? std::string(method_name(o.method)) : option) +
+        culprit = option_name(o, option::degree) + " " + std::to_string(o.kernel.degree) + " with " +
+                 option_name(o, option::input_dim) + " " + std::to_string(o.input_dim) + " and " +
+                 option_name(o, option::scale) + " " + shortest(o.kernel.scale) + " is too large";
+    throw std::invalid_argument((culprit.empty() ? std::string(method_name(o.method)) : culprit) +
                                 ": the map's stored values are so large that an input with |x_i| <= " +
                                 std::to_string(format::max_input_abs) +
                                 " could give Inf or NaN features (kfm's finite-output contract; kfm::open refuses the map)");
 }
 
-map_contents build_with_method(const build_options& options) {
-    check_method_supports(options.method, options.kernel.kind);
-    switch (options.method) {
-        case format::method::rff:
-        case format::method::rff_phase:
-        case format::method::orf:
-            return build_random_fourier(options);
-        case format::method::quadrature: return build_quadrature(options);
-        case format::method::sorf: return build_sorf(options);
-        case format::method::qmc: return build_qmc(options);
-        case format::method::ssf: return build_ssf(options);
-        case format::method::gorf:
-        case format::method::grff: return build_gorf(options);
-        case format::method::maclaurin: return build_maclaurin(options);
-        case format::method::tensorsketch: return build_tensorsketch(options);
-        case format::method::srf: return build_srf(options);
-        case format::method::fastfood: return build_fastfood(options);
-        case format::method::gq: return build_gq(options);
-        case format::method::nystroem: return build_nystroem(options);
-        default:
-            break;
-    }
-    throw std::invalid_argument(std::string("method '") + method_name(options.method) +
-                                "' is not available in this build");
+// Every choice field holds a value of its name table (a caller may cast any number into the enum).
+void check_choices(const build_options& o) {
+    const auto check = [&](const char* value_name, option id) {
+        if (value_name == nullptr)
+            throw std::invalid_argument(option_name(o, id) + " holds a value outside its choices");
+    };
+    check(choice_name(o.arccos_pairs), option::arccos_pairs);
+    check(choice_name(o.radial_rule), option::radial_rule);
+    check(choice_name(o.spectral), option::spectral);
+    check(choice_name(o.directions), option::directions);
+    check(choice_name(o.landmark_init), option::landmark_init);
 }
 
 }  // namespace
 
 map_contents build_map(const build_options& options) {
-    check_requested_dims(options);
-    map_contents map = build_with_method(options);
+    const method_row* method = find_method(options.method);
+    if (method == nullptr)
+        throw std::invalid_argument(std::string("method '") + method_name(options.method) +
+                                    "' is not available in this build");
+    check_choices(options);
+    check_requested_dims(options, *method);
+    check_method_supports(options.method, options.kernel.kind);
+    map_contents map = method->build(options);
     check_built_dims(options, map.meta);
     check_built_values(options, map);
     check_output_contract(options, map);

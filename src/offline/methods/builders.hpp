@@ -1,7 +1,9 @@
-// One builder per method family; build_map (build_map.cpp) dispatches on build_options::method.
+// One builder per method family; the method registry (registry.cpp) names the builder of each method.
 // Each builder validates its options (std::invalid_argument with a clear message) and returns the
 // complete map contents, deterministic in the seed.
 #pragma once
+#include <cstdint>
+
 #include "kfm/offline.hpp"
 
 namespace kfm::offline {
@@ -19,5 +21,9 @@ map_contents build_srf(const build_options& options);             // srf (spheri
 map_contents build_fastfood(const build_options& options);        // fastfood (S H G Pi H B blocks)
 map_contents build_gq(const build_options& options);              // gq (quffka's subsampled Gauss-Hermite grid)
 map_contents build_nystroem(const build_options& options);        // nystroem (landmarks from options.data)
+
+// Lower bounds on the output dimension of the methods that round D (method_row::least_output_dim).
+std::uint64_t quadrature_least_output_dim(const build_options& options);  // whole rules of 2 (d + 1)
+std::uint64_t ssf_least_output_dim(const build_options& options);         // whole points of 2 M (or 2)
 
 }  // namespace kfm::offline

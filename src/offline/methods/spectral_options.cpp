@@ -37,10 +37,10 @@ void check_fourier_or_arccos(const build_options& o, const char* method) {
 }
 
 bool reflected_arccos(const build_options& o, const char* method) {
-    if (o.arccos_pairs != "reflected" && o.arccos_pairs != "plain")
-        throw std::invalid_argument(std::string(method) + ": unknown arccos pairs '" + o.arccos_pairs +
-                                    "' (reflected or plain)");
-    return o.kernel.kind == format::kernel::arccos && o.arccos_pairs == "reflected";
+    if (choice_name(o.arccos_pairs) == nullptr)
+        throw std::invalid_argument(std::string(method) + ": unknown arccos pairs value " +
+                                    std::to_string(static_cast<int>(o.arccos_pairs)) + " (reflected or plain)");
+    return o.kernel.kind == format::kernel::arccos && o.arccos_pairs == arccos_pairs_kind::reflected;
 }
 
 std::uint32_t projections_for_features(const build_options& o, const char* method) {

@@ -17,8 +17,8 @@ void check_gaussian_or_arccos(const build_options& o, const char* method);
 void check_fourier_or_arccos(const build_options& o, const char* method);
 
 // Whether an arccos map of rff / orf / qmc / sorf writes reflected pairs [f(w.x), f(-w.x)]
-// (o.arccos_pairs "reflected", the default) rather than one feature per direction ("plain"). False for
-// the gaussian. Throws std::invalid_argument (prefixed by `method`) for another arccos_pairs value.
+// (o.arccos_pairs reflected, the default) rather than one feature per direction (plain). False for
+// the gaussian. Throws std::invalid_argument (prefixed by `method`) for a value outside the enum.
 bool reflected_arccos(const build_options& o, const char* method);
 
 // Number of projections a one-feature-per-projection map needs: features / 2 (cos/sin pairs, at least 1)

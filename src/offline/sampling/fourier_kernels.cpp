@@ -1,6 +1,8 @@
 // Spectral laws of the shift-invariant kernels (see the header; docs/kernels.md has the maths).
 #include "offline/sampling/fourier_kernels.hpp"
 
+#include "kfm/build_registry.hpp"
+
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -45,11 +47,12 @@ double standard_cauchy(rng& r) { return cauchy_quantile(r.uniform_open()); }
 
 namespace {
 
+// The methods of the registry that build `k`, in registry order.
 std::vector<format::method> methods_for(format::kernel k) {
-    using format::method;
-    if (k == format::kernel::laplacian) return {method::rff, method::rff_phase, method::qmc};
-    return {method::rff, method::rff_phase, method::orf, method::qmc, method::sorf, method::ssf, method::quadrature,
-            method::fastfood, method::nystroem};
+    std::vector<format::method> out;
+    for (const method_row& m : method_table())
+        if (m.kernels & kernel_bit(k)) out.push_back(m.id);
+    return out;
 }
 
 }  // namespace

@@ -34,8 +34,8 @@ double standard_cauchy(rng& r);
 double cauchy_quantile(double u);
 
 // Whether `m` builds maps of the kernel `k` when `k` is one of the kernels of this file other than the
-// gaussian (rff, rff-phase, orf, qmc, sorf, ssf, quadrature for matern and rational-quadratic -- quadrature
-// also checks their parameters, build_quadrature.cpp; rff, rff-phase, qmc for laplacian); throws std::invalid_argument naming the methods that do when not.
+// gaussian, by the method registry's kernel lists (registry.cpp; the builders check the kernels'
+// parameters, e.g. quadrature's nu > 1); throws std::invalid_argument naming the methods that do when not.
 void check_method_supports(format::method m, format::kernel k);
 
 }  // namespace kfm::offline

@@ -60,16 +60,16 @@ void set_butterfly_projection(format::map_meta& m, const butterfly_directions& b
     m.repeats = butterfly_repeats;
 }
 
-structured_directions make_structured_directions(const std::string& kind, unsigned d, std::uint32_t rows,
+structured_directions make_structured_directions(directions_kind kind, unsigned d, std::uint32_t rows,
                                                  std::uint64_t seed) {
     structured_directions s;
-    if (kind == "hadamard") {
+    if (kind == directions_kind::hadamard) {
         s.hadamard = make_hadamard_directions(d, rows, seed);
-    } else if (kind == "butterfly") {
+    } else if (kind == directions_kind::butterfly) {
         s.butterfly = true;
         s.network = make_butterfly_directions(d, rows, seed);
     } else {
-        throw std::invalid_argument("structured directions: unknown kind '" + kind + "'");
+        throw std::invalid_argument("structured directions: not a structured kind (hadamard or butterfly)");
     }
     return s;
 }
@@ -111,11 +111,11 @@ std::vector<double> unit_directions(unsigned rows, unsigned d, bool orthogonal, 
 
 }  // namespace
 
-direction_rows make_direction_rows(const std::string& kind, unsigned d, const std::vector<double>& radii,
+direction_rows make_direction_rows(directions_kind kind, unsigned d, const std::vector<double>& radii,
                                    bool orthogonal, std::uint64_t seed) {
     const auto rows = static_cast<std::uint32_t>(radii.size());
     direction_rows out;
-    out.structured = kind != "dense";
+    out.structured = kind != directions_kind::dense;
     if (out.structured) {
         out.blocks = make_structured_directions(kind, d, rows, seed);
         for (double r : radii) out.scales.push_back(static_cast<float>(r * out.blocks.row_scale()));

@@ -37,7 +37,7 @@ butterfly_directions make_butterfly_directions(unsigned d, std::uint32_t rows, s
 
 void set_butterfly_projection(format::map_meta& meta, const butterfly_directions& b, unsigned d, std::uint32_t rows);
 
-// The non-dense directions a builder was asked for: kind "hadamard" or "butterfly".
+// The non-dense directions a builder was asked for: kind hadamard or butterfly.
 struct structured_directions {
     bool butterfly = false;
     hadamard_directions hadamard;
@@ -46,7 +46,7 @@ struct structured_directions {
     double row_scale() const { return butterfly ? 1.0 : hadamard.row_scale; }
 };
 
-structured_directions make_structured_directions(const std::string& kind, unsigned d, std::uint32_t rows,
+structured_directions make_structured_directions(directions_kind kind, unsigned d, std::uint32_t rows,
                                                  std::uint64_t seed);
 void set_structured_projection(format::map_meta& meta, const structured_directions& s, unsigned d,
                                std::uint32_t rows);
@@ -54,8 +54,8 @@ void set_structured_projection(format::map_meta& meta, const structured_directio
 void add_direction_sections(std::vector<section>& sections, const structured_directions& s);
 
 // The projection rows r_i u_i of GORF and SRF: one row per radius, u_i unit directions of the kind asked
-// for. "dense": u_i iid uniform on the sphere, or the rows of stacked Haar-orthogonal d x d blocks when
-// `orthogonal`, and the rows r_i u_i go to the DENS section. "hadamard" | "butterfly": structured blocks,
+// for. dense: u_i iid uniform on the sphere, or the rows of stacked Haar-orthogonal d x d blocks when
+// `orthogonal`, and the rows r_i u_i go to the DENS section. hadamard | butterfly: structured blocks,
 // and r_i times the blocks' row scale go to the SCAL section. `seed` is the directions' own stream.
 struct direction_rows {
     bool structured = false;
@@ -64,7 +64,7 @@ struct direction_rows {
     std::vector<float> scales;     // structured only: one per row
 };
 
-direction_rows make_direction_rows(const std::string& kind, unsigned d, const std::vector<double>& radii,
+direction_rows make_direction_rows(directions_kind kind, unsigned d, const std::vector<double>& radii,
                                    bool orthogonal, std::uint64_t seed);
 // Structured rows: sets the projection fields of the meta record (dense rows keep the dense projection).
 void set_direction_rows_projection(format::map_meta& meta, const direction_rows& rows, unsigned d);

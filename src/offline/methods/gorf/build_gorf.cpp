@@ -99,17 +99,18 @@ void validate(const build_options& o) {
                 throw std::invalid_argument(name + ": polynomial-sphere degree must be in 1..100");
             if (!(k.scale >= 2.0) || !std::isfinite(k.scale))
                 throw std::invalid_argument(name + ": polynomial-sphere scale a must be finite and at least 2");
-            if (o.spectral != "bessel-1d" && o.spectral != "signed-mixture")
-                throw std::invalid_argument(name + ": unknown spectral model '" + o.spectral +
-                                            "' (bessel-1d or signed-mixture)");
+            if (choice_name(o.spectral) == nullptr)
+                throw std::invalid_argument(name + ": unknown spectral model " +
+                                            std::to_string(static_cast<int>(o.spectral)) + " (bessel-1d or signed-mixture)");
             break;
         default:
             throw std::invalid_argument(name + ": kernel '" + kernel_name(k.kind) +
                                         "' is not supported (delta-gaussian or polynomial-sphere)");
     }
-    const bool structured = o.directions == "hadamard" || o.directions == "butterfly";
-    if (o.directions != "dense" && !(structured && o.method == format::method::gorf))
-        throw std::invalid_argument(name + ": directions '" + o.directions + "' are not available (" +
+    const bool structured = o.directions == directions_kind::hadamard || o.directions == directions_kind::butterfly;
+    if (o.directions != directions_kind::dense && !(structured && o.method == format::method::gorf))
+        throw std::invalid_argument(name + ": directions '" + (structured ? choice_name(o.directions) : "?") +
+                                    "' are not available (" +
                                     (o.method == format::method::gorf ? "dense, hadamard or butterfly"
                                                                       : "dense: GRFF is iid") + ")");
 }
@@ -117,7 +118,7 @@ void validate(const build_options& o) {
 signed_law spectral_law(const build_options& o) {
     const kernel_spec& k = o.kernel;
     if (k.kind == format::kernel::delta_gaussian) return split_mixture(k.weights, k.sigmas);
-    if (o.spectral == "signed-mixture") {
+    if (o.spectral == spectral_kind::signed_mixture) {
         const signed_mixture_fit fit = fit_signed_mixture(k.degree, k.scale);
         return split_mixture(fit.weights, fit.sigmas);
     }
@@ -156,7 +157,7 @@ format::map_meta gorf_meta(const build_options& o, const direction_rows& rows, u
         m.flags = format::meta_flag_normalize_input;
         m.kernel_order = o.kernel.degree;
         m.kernel_scale = o.kernel.scale;
-        if (o.spectral == "signed-mixture") m.method_flags = format::method_flag_gorf_signed_mixture;
+        if (o.spectral == spectral_kind::signed_mixture) m.method_flags = format::method_flag_gorf_signed_mixture;
     } else {
         m.mixture_count = static_cast<std::uint32_t>(o.kernel.weights.size());
     }

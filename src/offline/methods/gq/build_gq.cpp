@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "kfm/build_registry.hpp"
 #include "offline/methods/builders.hpp"
 #include "offline/methods/gq/gauss_hermite.hpp"
 #include "offline/sampling/random.hpp"
@@ -28,7 +29,7 @@ void validate(const build_options& o) {
                                     "' is not supported (gq is a Gauss-Hermite rule for the gaussian only)");
     check_gaussian_or_arccos(o, "gq");
     if (o.gq_nodes < 2 || o.gq_nodes > gauss_hermite_max_nodes)
-        throw std::invalid_argument("gq: --gq-nodes " + std::to_string(o.gq_nodes) + " is outside 2.." +
+        throw std::invalid_argument("gq: " + option_name(o, option::gq_nodes) + " " + std::to_string(o.gq_nodes) + " is outside 2.." +
                                     std::to_string(gauss_hermite_max_nodes) +
                                     " (one node is the constant rule w = 0)");
     if (std::uint64_t{o.features} / 2 * o.input_dim * sizeof(float) > max_parameter_bytes)

@@ -14,6 +14,7 @@
 
 #include <Eigen/Eigenvalues>
 
+#include "kfm/build_registry.hpp"
 #include "offline/methods/builders.hpp"
 #include "offline/methods/nystroem/landmarks.hpp"
 #include "offline/sampling/portable_math.hpp"
@@ -30,12 +31,12 @@ void check_options(const build_options& o) {
     const format::kernel kind = o.kernel.kind;
     if (kind != format::kernel::gaussian && kind != format::kernel::matern && kind != format::kernel::rational_quadratic)
         throw std::invalid_argument(where + "kernel '" + kernel_name(kind) +
-                                    "' is not supported (nystroem builds gaussian, matern with --nu 0.5, 1.5 or 2.5, "
-                                    "and rational-quadratic)");
+                                    "' is not supported (nystroem builds gaussian, matern with " + option_name(o, option::nu) +
+                                    " 0.5, 1.5 or 2.5, and rational-quadratic)");
     if (kind == format::kernel::matern && o.kernel.nu != 0.5 && o.kernel.nu != 1.5 && o.kernel.nu != 2.5) {
         char nu[32];
         std::snprintf(nu, sizeof nu, "%g", o.kernel.nu);
-        throw std::invalid_argument(where + "matern --nu " + nu +
+        throw std::invalid_argument(where + "matern " + option_name(o, option::nu) + " " + nu +
                                     " is not supported: the runtime computes the closed forms at nu = 0.5, 1.5 and 2.5");
     }
     if (!(o.kernel.sigma > 0.0) || !std::isfinite(o.kernel.sigma))
@@ -43,18 +44,21 @@ void check_options(const build_options& o) {
     if (kind == format::kernel::rational_quadratic && (!(o.kernel.alpha > 0.0) || !std::isfinite(o.kernel.alpha)))
         throw std::invalid_argument(where + "rational-quadratic alpha must be positive and finite");
     if (o.data_rows == 0 || o.data.empty())
-        throw std::invalid_argument(where + "needs a data set to choose the landmarks from (--data X.npy)");
+        throw std::invalid_argument(where + "needs a data set to choose the landmarks from (" + option_name(o, option::data) +
+                                    (o.option_names == spelling::command_line ? " X.npy)" : ")"));
     if (o.input_dim == 0 || o.data.size() != o.data_rows * std::size_t(o.input_dim))
         throw std::invalid_argument(where + "the data has " + std::to_string(o.data.size() / o.data_rows) +
-                                    " columns per row but --input-dim is " + std::to_string(o.input_dim));
-    if (o.features < 1) throw std::invalid_argument(where + "--landmarks must be at least 1");
+                                    " columns per row but " + option_name(o, option::input_dim) + " is " +
+                                    std::to_string(o.input_dim));
+    if (o.features < 1) throw std::invalid_argument(where + option_name(o, option::landmarks) + " must be at least 1");
     if (o.features > o.data_rows)
-        throw std::invalid_argument(where + "--landmarks " + std::to_string(o.features) + " is more than the " +
+        throw std::invalid_argument(where + option_name(o, option::landmarks) + " " + std::to_string(o.features) + " is more than the " +
                                     std::to_string(o.data_rows) + " rows of the data");
     if (std::uint64_t(o.features) * o.features > (1ull << 28) || std::uint64_t(o.features) * o.input_dim > (1ull << 28))
         throw std::invalid_argument(where + "the stored matrices would exceed 1 GiB");
-    if (o.landmark_init != "uniform" && o.landmark_init != "kmeans++")
-        throw std::invalid_argument(where + "unknown --landmark-init '" + o.landmark_init + "' (uniform or kmeans++)");
+    if (choice_name(o.landmark_init) == nullptr)
+        throw std::invalid_argument(where + "unknown landmark init " + std::to_string(static_cast<int>(o.landmark_init)) +
+                                    " (uniform or kmeans++)");
     for (std::size_t i = 0; i < o.data.size(); ++i)
         if (!std::isfinite(o.data[i]))
             throw std::invalid_argument(where + "the data's row " + std::to_string(i / o.input_dim) + ", column " +
@@ -122,7 +126,7 @@ std::vector<float> inverse_root(const Eigen::MatrixXd& k) {
 map_contents build_nystroem(const build_options& o) {
     check_options(o);
     const std::size_t n = o.data_rows, d = o.input_dim, m = o.features;
-    const bool kmeanspp = o.landmark_init == "kmeans++";
+    const bool kmeanspp = o.landmark_init == landmark_init_kind::kmeanspp;
     rng r(derive(o.seed, 0));
     const std::vector<std::size_t> rows =
         kmeanspp ? kmeanspp_landmarks(o.data.data(), n, d, m, r) : uniform_landmarks(n, m, r);

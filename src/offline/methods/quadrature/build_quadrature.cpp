@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "kfm/build_registry.hpp"
 #include "offline/methods/builders.hpp"
 #include "offline/sampling/butterfly_angles.hpp"
 #include "offline/sampling/fourier_kernels.hpp"
@@ -50,7 +51,7 @@ quadrature_sizes sizes(const build_options& o) {
     z.d = o.input_dim;
     const std::uint64_t per_rule = 2ull * (z.d + 1);
     if (o.partial_rule && (o.features < 2 || o.features % 2 != 0))
-        throw std::invalid_argument("quadrature: --partial-rule needs an even number of features (two outputs per "
+        throw std::invalid_argument("quadrature: " + option_name(o, option::partial_rule) + " needs an even number of features (two outputs per "
                                     "point), got " + std::to_string(o.features));
     const std::uint64_t rules = o.partial_rule ? (o.features + per_rule - 1) / per_rule
                                                : std::max<std::uint64_t>(1, (o.features + per_rule / 2) / per_rule);
@@ -122,17 +123,20 @@ void check_radial_moments(const build_options& o) {
 // rational-quadratic, whose heavy-tailed size-biased laws make the weights m2 / rho^2 vary most). Each rho_p
 // alone keeps the size-biased law and is independent of its point's direction, so the rule stays unbiased.
 bool stratified_radii(const build_options& o) {
-    if (o.radial_rule == "auto")
+    if (o.radial_rule == radial_rule_kind::automatic)
         return (o.kernel.kind == format::kernel::matern || o.kernel.kind == format::kernel::rational_quadratic) &&
                !o.resample_radii;
-    if (o.radial_rule == "shifted") return false;
-    if (o.radial_rule == "stratified") {
+    if (o.radial_rule == radial_rule_kind::shifted) return false;
+    if (o.radial_rule == radial_rule_kind::stratified) {
         if (o.resample_radii)
-            throw std::invalid_argument("quadrature: --resample-radii redraws a rule's radii, which the stratified "
-                                        "radial rule cannot do; use --radial-rule shifted");
+            throw std::invalid_argument("quadrature: " + option_name(o, option::resample_radii) +
+                                        " redraws a rule's radii, which the stratified radial rule cannot do; use " +
+                                        option_name(o, option::radial_rule) + " shifted");
         return true;
     }
-    throw std::invalid_argument("quadrature: radial rule '" + o.radial_rule + "' is not auto, shifted or stratified");
+    const char* rule = choice_name(o.radial_rule);
+    throw std::invalid_argument(std::string("quadrature: radial rule '") + (rule != nullptr ? rule : "?") +
+                                "' is not auto, shifted or stratified");
 }
 
 // Draws the d+1 radii of one rule from the size-biased law; with `resample` redraws them until the rule's
@@ -270,6 +274,18 @@ map_contents build_quadrature(const build_options& o) {
     if (constant != 0.0)
         map.sections.push_back(make_f32_section(format::tag::constants, {float(std::sqrt(std::fabs(constant)))}));
     return map;
+}
+
+}  // namespace kfm::offline
+
+namespace kfm::offline {
+
+// Whole rules of 2 (d + 1) outputs, at least one (--partial-rule: D as requested).
+std::uint64_t quadrature_least_output_dim(const build_options& o) {
+    const std::uint64_t f = o.features;
+    if (o.partial_rule) return f;
+    const std::uint64_t per_rule = 2 * (std::uint64_t{o.input_dim} + 1);
+    return std::max<std::uint64_t>(1, (f + per_rule / 2) / per_rule) * per_rule;
 }
 
 }  // namespace kfm::offline

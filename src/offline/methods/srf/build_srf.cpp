@@ -51,9 +51,9 @@ void validate(const build_options& o) {
     if (k.degree < 1 || k.degree > format::max_polynomial_degree) throw std::invalid_argument("srf: polynomial-sphere degree must be in 1..100");
     if (!(k.scale >= 2.0) || !std::isfinite(k.scale))
         throw std::invalid_argument("srf: polynomial-sphere scale a must be finite and at least 2");
-    if (o.directions != "dense" && o.directions != "hadamard" && o.directions != "butterfly")
-        throw std::invalid_argument("srf: directions '" + o.directions +
-                                    "' are not available (dense, hadamard or butterfly)");
+    if (choice_name(o.directions) == nullptr)
+        throw std::invalid_argument("srf: directions " + std::to_string(static_cast<int>(o.directions)) +
+                                    " are not available (dense, hadamard or butterfly)");
 }
 
 // The D radii r_i, drawn from the surrogate's radial density by inverse CDF.

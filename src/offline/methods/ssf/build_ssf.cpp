@@ -57,7 +57,7 @@ struct ssf_sizes {
     unsigned m = 0;             // points live on S^{2m-1}
     unsigned n = 0;             // FFT length, a power of two > m
     unsigned log2_n = 0;
-    std::string radial_rule;    // the resolved rule (gaussian): midpoint | shifted | antithetic
+    radial_rule_kind radial_rule = radial_rule_kind::midpoint;  // the resolved rule (gaussian): never auto
     unsigned radial = 1;        // M radial points per point (1 for arc-cosine)
     std::uint32_t points = 0;   // P
     std::uint64_t output_dim = 0;
@@ -97,7 +97,8 @@ ssf_sizes sizes(const build_options& o) {
     if (scale_mixture_kernel(o.kernel.kind)) {
         // auto's choice is measured against blocks of the requested length, or of the smallest by default.
         const unsigned rule_n = requested != 0 ? requested : smallest;
-        const ssf_radial_choice rule = ssf_choose_radial_rule(o.radial_rule, o.radial_points, z.work_dim, o.features, 2ull * rule_n, o.kernel.kind);
+        const ssf_radial_choice rule = ssf_choose_radial_rule(o.radial_rule, o.radial_points, z.work_dim, o.features, 2ull * rule_n, o.kernel.kind,
+                                                              o.option_names);
         z.radial_rule = rule.rule;
         z.radial = rule.radial;
     }
@@ -154,7 +155,7 @@ ssf_features gaussian_features(const build_options& o, const ssf_sizes& z) {
     const unsigned radial = z.radial;
     const float weight = static_cast<float>(1.0 / std::sqrt(double(p) * radial));
     ssf_features f;
-    if (z.radial_rule == "midpoint") {
+    if (z.radial_rule == radial_rule_kind::midpoint) {
         // u_j = (j + 1/2) / M: one segment per radial point with a scalar scale, no per-point storage.
         for (unsigned j = 0; j < radial; ++j)
             f.segments.push_back(
@@ -199,9 +200,9 @@ format::map_meta ssf_meta(const build_options& o, const ssf_sizes& z) {
         if (o.kernel.kind == format::kernel::matern) meta.kernel_scale = o.kernel.nu;
         if (o.kernel.kind == format::kernel::rational_quadratic) meta.kernel_scale = o.kernel.alpha;
         meta.radial_points = z.radial;
-        if (z.radial_rule == "shifted") meta.method_flags = format::method_flag_ssf_shifted_radii;
-        if (z.radial_rule == "antithetic") meta.method_flags = format::method_flag_ssf_antithetic_radii;
-        if (z.radial_rule == "stratified") meta.method_flags = format::method_flag_ssf_stratified_radii;
+        if (z.radial_rule == radial_rule_kind::shifted) meta.method_flags = format::method_flag_ssf_shifted_radii;
+        if (z.radial_rule == radial_rule_kind::antithetic) meta.method_flags = format::method_flag_ssf_antithetic_radii;
+        if (z.radial_rule == radial_rule_kind::stratified) meta.method_flags = format::method_flag_ssf_stratified_radii;
     } else {
         meta.output_convention = static_cast<std::uint32_t>(format::output_convention::real);
         meta.kernel_order = o.kernel.order;
@@ -231,6 +232,18 @@ map_contents build_ssf(const build_options& o) {
     map.sections.push_back(make_f32_section(format::tag::twiddles, twiddles));
     if (!features.scales.empty()) map.sections.push_back(make_f32_section(format::tag::scales, features.scales));
     return map;
+}
+
+}  // namespace kfm::offline
+
+namespace kfm::offline {
+
+// Whole points of 2 M outputs (gaussian and the other scale mixtures; M = --radial-points, unknown
+// before the rule resolves it when 0) or 2 (arccos).
+std::uint64_t ssf_least_output_dim(const build_options& o) {
+    const std::uint64_t f = o.features;
+    const std::uint64_t per_point = 2 * std::uint64_t{scale_mixture_kernel(o.kernel.kind) ? o.radial_points : 1u};
+    return per_point == 0 ? f : (f + per_point - 1) / per_point * per_point;
 }
 
 }  // namespace kfm::offline

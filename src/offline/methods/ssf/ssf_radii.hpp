@@ -20,12 +20,12 @@
 #include <string>
 #include <vector>
 
-#include "kfm/format.hpp"
+#include "kfm/offline.hpp"
 
 namespace kfm::offline {
 
 struct ssf_radial_choice {
-    std::string rule;     // midpoint | shifted | antithetic | stratified (never auto)
+    radial_rule_kind rule = radial_rule_kind::midpoint;  // midpoint | shifted | antithetic | stratified (never auto)
     unsigned radial = 0;  // M >= 1
 };
 
@@ -34,14 +34,15 @@ inline constexpr unsigned ssf_auto_antithetic_max_work_dim = 32;
 // Resolves "auto" and radial_points = 0 (the rule's own M: 2 for antithetic, else 1) for a map of
 // `features` outputs in work dimension 2m whose FFT blocks hold `block_points` directions, for the
 // kernel `kind` (gaussian, matern or rational-quadratic). Throws std::invalid_argument for an unknown rule
-// or antithetic with M = 1.
-ssf_radial_choice ssf_choose_radial_rule(const std::string& rule, unsigned radial_points, unsigned work_dim,
+// or antithetic with M = 1 (naming the option in `option_names`' spelling).
+ssf_radial_choice ssf_choose_radial_rule(radial_rule_kind rule, unsigned radial_points, unsigned work_dim,
                                          std::uint64_t features, std::uint64_t block_points,
-                                         format::kernel kind = format::kernel::gaussian);
+                                         format::kernel kind = format::kernel::gaussian,
+                                         spelling option_names = spelling::command_line);
 
 // Quantile positions u in (0, 1) of the per-direction rules (shifted, antithetic, stratified): `points` directions
 // with `radial` radii each, row j holding u[j * points + i]. Deterministic in `seed`.
-std::vector<double> ssf_radial_quantiles(const std::string& rule, std::uint32_t points, unsigned radial,
+std::vector<double> ssf_radial_quantiles(radial_rule_kind rule, std::uint32_t points, unsigned radial,
                                          std::uint64_t seed);
 
 }  // namespace kfm::offline
