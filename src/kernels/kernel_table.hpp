@@ -132,7 +132,7 @@ constexpr bool is_complete(const kernel_table& t) noexcept {
 #endif
 
 // Twiddle table size and contents for fft: float(cos) and float(sin) of the double angles, computed with
-// integers only (kernels/fft_twiddles.cpp; a pure function of log2_n).
+// integers only (format/fft_twiddles.cpp; a pure function of log2_n).
 std::size_t fft_twiddle_floats(unsigned log2_n) noexcept;
 void fft_make_twiddles(unsigned log2_n, float* out) noexcept;
 // Whether a stored table is fft_make_twiddles' output, each entry within one float ulp (tables written with

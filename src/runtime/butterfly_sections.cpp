@@ -5,8 +5,8 @@
 #include <cstring>
 
 #include "kernels/kernel_table.hpp"
-#include "runtime/bits.hpp"
-#include "runtime/checked.hpp"
+#include "format/bits.hpp"
+#include "format/checked.hpp"
 
 namespace kfm::detail {
 

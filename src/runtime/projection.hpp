@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "runtime/map_state.hpp"
-#include "runtime/bits.hpp"
+#include "format/bits.hpp"
 
 namespace kfm::detail {
 

@@ -14,7 +14,7 @@
 #include <cstring>
 
 #include "kernels/kernel_table.hpp"
-#include "runtime/bits.hpp"
+#include "format/bits.hpp"
 #include "runtime/butterfly_sections.hpp"
 #include "runtime/projection.hpp"
 

@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "kernels/kernel_table.hpp"
-#include "runtime/checked.hpp"
+#include "format/checked.hpp"
 #include "runtime/projection.hpp"
 
 namespace kfm::detail {

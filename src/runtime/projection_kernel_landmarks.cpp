@@ -8,7 +8,7 @@
 #include <limits>
 
 #include "kernels/kernel_table.hpp"
-#include "runtime/checked.hpp"
+#include "format/checked.hpp"
 #include "runtime/projection.hpp"
 
 namespace kfm::detail {

@@ -1,13 +1,13 @@
 // Container-level verification of a .kfm buffer: header fields, header CRC, section table geometry,
 // dtypes and sizes, zero padding between and after sections, per-section CRC-32C, element rules, and
 // which sections the projection may carry, all driven by the section table (section_table.hpp). Every offset and
-// size test goes through runtime/checked.hpp so untrusted values cannot overflow.
+// size test goes through format/checked.hpp so untrusted values cannot overflow.
 #include <cmath>
 #include <cstring>
 
-#include "runtime/checked.hpp"
-#include "runtime/crc32c.hpp"
-#include "runtime/section_table.hpp"
+#include "format/checked.hpp"
+#include "format/crc32c.hpp"
+#include "format/section_table.hpp"
 #include "runtime/verify.hpp"
 
 namespace kfm::detail {

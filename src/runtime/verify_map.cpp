@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "kernels/nonlinearity_selection.hpp"
-#include "runtime/checked.hpp"
+#include "format/checked.hpp"
 #include "runtime/projection.hpp"
 #include "runtime/verify.hpp"
 

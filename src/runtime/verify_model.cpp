@@ -1,7 +1,7 @@
 // Verification of the optional model sections (format minor 1): input pre-processing (PREP), and the
 // linear head (TASK, HEAD or the int8 head HDI8 + HSCL of minor 3, BIAS, LABL). The container already checked dtypes, CRCs and that every float
 // is finite; this checks sizes against the map's dimensions and the task, and the value domains.
-#include "runtime/checked.hpp"
+#include "format/checked.hpp"
 #include "runtime/verify.hpp"
 
 namespace kfm::detail {

@@ -1,7 +1,7 @@
 // Work model and cost bound of a transform (see the header).
 #include "runtime/work_bound.hpp"
 
-#include "runtime/bits.hpp"
+#include "format/bits.hpp"
 
 namespace kfm::detail {
 namespace {

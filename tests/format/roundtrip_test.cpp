@@ -14,7 +14,7 @@
 #include <string>
 
 #include "common/test_maps.hpp"
-#include "runtime/crc32c.hpp"
+#include "format/crc32c.hpp"
 #include "runtime/map_state.hpp"
 
 namespace fmt = kfm::format;

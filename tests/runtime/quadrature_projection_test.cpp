@@ -15,7 +15,7 @@
 #include "offline/sampling/random.hpp"
 #include "offline/methods/quadrature/simplex.hpp"
 #include "runtime/projection.hpp"
-#include "runtime/bits.hpp"
+#include "format/bits.hpp"
 #include "runtime/map_state.hpp"
 
 using namespace kfm;

@@ -24,7 +24,7 @@
 #include "offline/methods/spectral_options.hpp"
 #include "offline/methods/ssf/ssf_energy.hpp"
 #include "offline/methods/ssf/ssf_radii.hpp"
-#include "runtime/bits.hpp"
+#include "format/bits.hpp"
 
 namespace kfm::offline {
 namespace {

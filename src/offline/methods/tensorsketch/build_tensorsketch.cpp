@@ -12,7 +12,7 @@
 #include "kernels/kernel_table.hpp"
 #include "offline/methods/builders.hpp"
 #include "offline/sampling/random.hpp"
-#include "runtime/bits.hpp"
+#include "format/bits.hpp"
 
 namespace kfm::offline {
 namespace {

@@ -1,5 +1,5 @@
 // The rows of the section table (section_table.hpp).
-#include "runtime/section_table.hpp"
+#include "format/section_table.hpp"
 
 namespace kfm::detail {
 namespace {
