@@ -12,8 +12,10 @@
 #include <cstring>
 #include <initializer_list>
 
+#include "format/fft_twiddles.hpp"
 #include "kernels/fwht_naive.hpp"
 #include "kernels/kernel_table.hpp"
+#include "runtime/isa_registry.hpp"
 #include "semihosting.h"
 
 namespace {

@@ -23,7 +23,7 @@
 #include <cstring>
 
 #include "format/fft_layout.hpp"
-#include "kernels/kernel_table.hpp"
+#include "format/fft_twiddles.hpp"
 
 namespace kfm::detail {
 namespace {

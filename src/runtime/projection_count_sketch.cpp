@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "format/fft_twiddles.hpp"
 #include "kernels/kernel_table.hpp"
 #include "format/checked.hpp"
 #include "runtime/projection.hpp"

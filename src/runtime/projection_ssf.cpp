@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "format/fft_twiddles.hpp"
 #include "kernels/kernel_table.hpp"
 #include "runtime/projection.hpp"
 

@@ -5,7 +5,9 @@
 #include <vector>
 
 #include "common/isa_coverage.hpp"
+#include "format/fft_twiddles.hpp"
 #include "kernels/kernel_table.hpp"
+#include "runtime/isa_registry.hpp"
 
 namespace kfm_test {
 

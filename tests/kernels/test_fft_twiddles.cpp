@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "format/fft_layout.hpp"
+#include "format/fft_twiddles.hpp"
 #include "kernels/kernel_table.hpp"
 
 namespace {

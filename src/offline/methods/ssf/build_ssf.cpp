@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/kernel_table.hpp"
+#include "format/fft_twiddles.hpp"
 #include "offline/methods/builders.hpp"
 #include "offline/sampling/fourier_kernels.hpp"
 #include "offline/sampling/radial_laws.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/kernel_table.hpp"
+#include "format/fft_twiddles.hpp"
 #include "offline/methods/builders.hpp"
 #include "offline/sampling/random.hpp"
 #include "format/bits.hpp"
