@@ -37,7 +37,7 @@ struct map_state {
 
     // A shared section: map.view<section::scales>() is a section_view<float>, its element type the row's.
     template <section S>
-    section_view<section_element_t<S>> view() const noexcept {
+    [[gnu::always_inline]] section_view<section_element_t<S>> view() const noexcept {
         static_assert(row_of(S).access == section_access::shared,
                       "a projection's own section: only that projection reads it, with own_view<projection, section>");
         return typed<S>();
@@ -46,7 +46,7 @@ struct map_state {
     // A section private to the projections that carry it (access own: BFLY, GDIA, LNRM, KIRT): the reader
     // names the projection, which must be one of the row's.
     template <format::projection P, section S>
-    section_view<section_element_t<S>> own_view() const noexcept {
+    [[gnu::always_inline]] section_view<section_element_t<S>> own_view() const noexcept {
         static_assert(row_of(S).access == section_access::own && (row_of(S).projections & projection_bit(P)) != 0,
                       "own_view: the section is not private to this projection");
         return typed<S>();
@@ -62,20 +62,20 @@ struct map_state {
     }
 
 private:
+    // Always inlined (as are view and own_view): a lookup is one load of the data pointer, and a call for
+    // the count where it is read; -Os would otherwise make one out-of-line function per section.
     template <section S>
-    section_view<section_element_t<S>> typed() const noexcept {
+    [[gnu::always_inline]] section_view<section_element_t<S>> typed() const noexcept {
         using T = section_element_t<S>;
         static_assert(row_of(S).type != format::dtype::record || sizeof(T) == row_of(S).record_bytes,
                       "a record row's struct has the row's size");
         const std::size_t i = static_cast<std::size_t>(S);
         return {static_cast<const T*>(data_[i]), count(i)};
     }
-    // Element count of row i (0 when absent), from the file's section table (verified at open).
-    std::uint64_t count(std::size_t i) const noexcept {
-        if (data_[i] == nullptr) return 0;
-        const auto* table = reinterpret_cast<const format::section_entry*>(file_ + sizeof(format::file_header));
-        return table[entry_[i]].count;
-    }
+    // Element count of row i (0 when absent), from the file's section table (verified at open). Out of line
+    // (map_state.cpp), so that the many checks at open call it rather than repeat its loads (code size);
+    // pure, so a view whose count goes unread costs no call.
+    [[gnu::pure]] std::uint64_t count(std::size_t i) const noexcept;
 
     const std::uint8_t* file_ = nullptr;
     const void* data_[max_section_rows] = {};
