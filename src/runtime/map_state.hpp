@@ -62,8 +62,8 @@ struct map_state {
     }
 
 private:
-    // Always inlined (as are view and own_view): a lookup is one load of the data pointer, and a call for
-    // the count where it is read; -Os would otherwise make one out-of-line function per section.
+    // Always inlined (as are view and own_view): a lookup is one load of the data pointer, and a few more
+    // where the count is read; -Os would otherwise make one out-of-line function per section.
     template <section S>
     [[gnu::always_inline]] section_view<section_element_t<S>> typed() const noexcept {
         using T = section_element_t<S>;
@@ -72,10 +72,12 @@ private:
         const std::size_t i = static_cast<std::size_t>(S);
         return {static_cast<const T*>(data_[i]), count(i)};
     }
-    // Element count of row i (0 when absent), from the file's section table (verified at open). Out of line
-    // (map_state.cpp), so that the many checks at open call it rather than repeat its loads (code size);
-    // pure, so a view whose count goes unread costs no call.
-    [[gnu::pure]] std::uint64_t count(std::size_t i) const noexcept;
+    // Element count of row i (0 when absent), from the file's section table (verified at open).
+    std::uint64_t count(std::size_t i) const noexcept {
+        if (data_[i] == nullptr) return 0;
+        const auto* table = reinterpret_cast<const format::section_entry*>(file_ + sizeof(format::file_header));
+        return table[entry_[i]].count;
+    }
 
     const std::uint8_t* file_ = nullptr;
     const void* data_[max_section_rows] = {};
