@@ -36,19 +36,18 @@ struct map_state {
     isa active_isa = isa::automatic;
 
     // A shared section: map.view<section::scales>() is a section_view<float>, its element type the row's.
-    template <section S>
+    // There is no view of a projection's own section (the call does not compile): see own_view.
+    template <section S, std::enable_if_t<row_of(S).access == section_access::shared, int> = 0>
     [[gnu::always_inline]] section_view<section_element_t<S>> view() const noexcept {
-        static_assert(row_of(S).access == section_access::shared,
-                      "a projection's own section: only that projection reads it, with own_view<projection, section>");
         return typed<S>();
     }
 
     // A section private to the projections that carry it (access own: BFLY, GDIA, LNRM, KIRT): the reader
-    // names the projection, which must be one of the row's.
-    template <format::projection P, section S>
+    // names the projection, and the call compiles only for a projection of the row's.
+    template <format::projection P, section S,
+              std::enable_if_t<row_of(S).access == section_access::own && (row_of(S).projections & projection_bit(P)) != 0,
+                               int> = 0>
     [[gnu::always_inline]] section_view<section_element_t<S>> own_view() const noexcept {
-        static_assert(row_of(S).access == section_access::own && (row_of(S).projections & projection_bit(P)) != 0,
-                      "own_view: the section is not private to this projection");
         return typed<S>();
     }
 
