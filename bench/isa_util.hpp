@@ -5,7 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "format/fft_twiddles.hpp"
 #include "kernels/kernel_table.hpp"
+#include "runtime/isa_registry.hpp"
 
 namespace kfm_bench {
 

@@ -190,7 +190,7 @@ struct feature_stage {
         for (std::size_t i = 0; i < meta.work_dim; ++i) xw[i] = i < x.size() ? x[i] : 0.0f;
         ops->apply(state, xw.data(), t.data(), scratch.data());
         const std::size_t p = meta.projection_dim;
-        const kfm::format::feature_segment& seg = kfm::detail::state_of(map)->segments[0];
+        const kfm::format::feature_segment& seg = kfm::detail::state_of(map)->view<kfm::detail::section::segments>()[0];
         args = {kfm::format::nonlinearity::cos_sin, t.data(), p, nullptr, seg.scale, nullptr, seg.weight, nullptr,
                 out.data(), out.data() + p};
     }

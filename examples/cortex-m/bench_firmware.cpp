@@ -11,9 +11,11 @@
 #include <cstdint>
 #include <cstring>
 
+#include "format/fft_twiddles.hpp"
 #include "kernels/kernel_table.hpp"
 #include "kfm/kfm.hpp"
 #include "kfm_bench_maps.h"
+#include "runtime/isa_registry.hpp"
 #include "semihosting.h"
 
 #if KFM_BENCH_CMSIS_DSP

@@ -13,9 +13,11 @@
 #include <cstring>
 #include <initializer_list>
 
+#include "format/fft_twiddles.hpp"
 #include "kernel_reference.hpp"
 #include "kernels/kernel_table.hpp"
 #include "peers/fwht_naive.hpp"
+#include "runtime/isa_registry.hpp"
 #include "semihosting.h"
 
 namespace {

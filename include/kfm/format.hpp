@@ -88,7 +88,7 @@ inline constexpr std::uint32_t constants = make_tag('C', 'N', 'S', 'T');    // f
 inline constexpr std::uint32_t signs = make_tag('S', 'I', 'G', 'N');        // bits: 1 means -1
 inline constexpr std::uint32_t indices = make_tag('I', 'N', 'D', 'X');      // u32 (sketch hashes, ...)
 inline constexpr std::uint32_t frequencies = make_tag('F', 'R', 'E', 'Q');  // bits: SSF index set, bit k = frequency k is in it
-inline constexpr std::uint32_t twiddles = make_tag('T', 'W', 'I', 'D');     // f32 FFT twiddle table (kernels' layout)
+inline constexpr std::uint32_t twiddles = make_tag('T', 'W', 'I', 'D');     // f32 FFT twiddle table (docs/format.md)
 inline constexpr std::uint32_t butterfly = make_tag('B', 'F', 'L', 'Y');    // f32 (cos, sin) pairs per butterfly block
 inline constexpr std::uint32_t permutation = make_tag('P', 'E', 'R', 'M');  // u32 gather permutation
 inline constexpr std::uint32_t groups = make_tag('G', 'R', 'P', 'S');       // u32 group offsets (Random Maclaurin)

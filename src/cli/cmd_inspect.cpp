@@ -36,8 +36,9 @@ kernel_parameters describe_kernel(const kfm::map& v) {
         case format::kernel::laplacian:
             return {"sigma " + json_number(m.kernel_sigma), "{\"sigma\": " + json_number(m.kernel_sigma) + "}"};
         case format::kernel::delta_gaussian: {
-            const std::vector<double> w(kfm::detail::state_of(v)->kernel_params, kfm::detail::state_of(v)->kernel_params + m.mixture_count);
-            const std::vector<double> s(kfm::detail::state_of(v)->kernel_params + m.mixture_count, kfm::detail::state_of(v)->kernel_params + 2 * m.mixture_count);
+            const double* params = kfm::detail::state_of(v)->view<kfm::detail::section::kernel_params>().data;
+            const std::vector<double> w(params, params + m.mixture_count);
+            const std::vector<double> s(params + m.mixture_count, params + 2 * m.mixture_count);
             const auto list = [](const std::vector<double>& values) {
                 std::string out;
                 for (std::size_t i = 0; i < values.size(); ++i) {
@@ -64,14 +65,15 @@ const char* task_name(format::task_kind t) {
 // The model sections: preprocessing and the linear head (task, k, labels), as text lines and JSON members.
 kernel_parameters describe_model(const kfm::map& v) {
     const kfm::detail::map_state& st = *kfm::detail::state_of(v);
-    const char* prep = st.prep != nullptr ? "shift/scale per input (PREP)" : "none";
+    const bool has_prep = st.view<kfm::detail::section::preprocess>().present();
+    const char* prep = has_prep ? "shift/scale per input (PREP)" : "none";
     std::string text = "preprocessing     " + std::string(prep) + "\n";
-    std::string json = ", \"preprocessing\": " + std::string(st.prep != nullptr ? "\"shift-scale\"" : "null");
+    std::string json = ", \"preprocessing\": " + std::string(has_prep ? "\"shift-scale\"" : "null");
     if (v.task() == format::task_kind::none) {
         text += "head              none (a map: 'kfm fit' adds one)\n";
         return {text, json + ", \"head\": null"};
     }
-    const bool int8 = st.head_int8 != nullptr;
+    const bool int8 = st.view<kfm::detail::section::head_int8>().present();
     std::string labels_text, labels_json = "[";
     for (std::uint32_t i = 0; i < v.class_count(); ++i) {
         if (i != 0) {
@@ -153,8 +155,9 @@ std::string inspect_json(const kfm::map& v, const void* bytes, std::size_t size,
     j += ", \"isa\": " + json_string(kfm::isa_name(v.active_isa()));
     j += describe_model(v).json;
     j += ", \"segments\": [";
-    for (std::uint32_t i = 0; i < kfm::detail::state_of(v)->segment_count; ++i) {
-        const format::feature_segment& s = kfm::detail::state_of(v)->segments[i];
+    const auto segments = kfm::detail::state_of(v)->view<kfm::detail::section::segments>();
+    for (std::uint32_t i = 0; i < segments.count; ++i) {
+        const format::feature_segment& s = segments[i];
         j += std::string(i ? ", " : "") + "{\"nonlinearity\": " + json_string(nonlinearity_name(s.nonlinearity)) +
              ", \"proj_begin\": " + std::to_string(s.proj_begin) + ", \"proj_count\": " +
              std::to_string(s.proj_count) + ", \"arg_count\": " + std::to_string(s.arg_count) +
@@ -207,9 +210,10 @@ int run_inspect(const std::vector<std::string>& argv) {
     std::printf("seed              %llu\n", static_cast<unsigned long long>(m.seed));
     std::printf("isa               %s\n", kfm::isa_name(v.active_isa()));
     std::fputs(model.text.c_str(), stdout);
-    std::printf("segments          %u\n", kfm::detail::state_of(v)->segment_count);
-    for (std::uint32_t i = 0; i < kfm::detail::state_of(v)->segment_count; ++i) {
-        const format::feature_segment& s = kfm::detail::state_of(v)->segments[i];
+    const auto segments = kfm::detail::state_of(v)->view<kfm::detail::section::segments>();
+    std::printf("segments          %llu\n", static_cast<unsigned long long>(segments.count));
+    for (std::uint32_t i = 0; i < segments.count; ++i) {
+        const format::feature_segment& s = segments[i];
         std::printf("  %-9s projections [%u, %u), %u arguments, outputs from %u%s\n", nonlinearity_name(s.nonlinearity),
                     s.proj_begin, s.proj_begin + s.proj_count, s.arg_count, s.out_begin,
                     (s.flags & format::segment_flag_reflect) ? ", reflected" : "");

@@ -16,7 +16,7 @@
 #include <utility>
 #include <type_traits>
 
-#include "kernels/fft_layout.hpp"
+#include "format/fft_layout.hpp"
 #include "kernels/vec.hpp"
 #if KFM_MVE
 #include "kernels/fft_mve.hpp"  // the MVE passes (8 vector registers)

@@ -14,7 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/fft_layout.hpp"
+#include "format/fft_layout.hpp"
 #include "kernels/mve.hpp"
 
 namespace kfm::detail::kern {

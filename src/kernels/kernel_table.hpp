@@ -42,7 +42,7 @@ struct kernel_table {
 
     // Split-complex radix-2 FFT of length n = 2^log2_n (1 <= log2_n <= 16). Out-of-place; in == out
     // (re and im separately) is allowed. Unnormalised; inverse = conjugate exponent.
-    // twiddles: fft_twiddle_floats(log2_n) floats made by fft_make_twiddles.
+    // twiddles: fft_twiddle_floats(log2_n) floats made by fft_make_twiddles (format/fft_twiddles.hpp).
     void (*fft)(const float* in_re, const float* in_im, float* out_re, float* out_im, unsigned log2_n,
                 const float* twiddles, bool inverse);
 
@@ -131,20 +131,5 @@ constexpr bool is_complete(const kernel_table& t) noexcept {
 #else
 #define KFM_CHECK_TABLE_COMPLETE(table) static_assert(::kfm::detail::is_complete(table), "make_table sets every kernel")
 #endif
-
-// Twiddle table size and contents for fft: float(cos) and float(sin) of the double angles, computed with
-// integers only (kernels/fft_twiddles.cpp; a pure function of log2_n).
-std::size_t fft_twiddle_floats(unsigned log2_n) noexcept;
-void fft_make_twiddles(unsigned log2_n, float* out) noexcept;
-// Whether a stored table is fft_make_twiddles' output, each entry within one float ulp (tables written with
-// a C library's double cos and sin, as before, may differ from it by one ulp where that library rounds the
-// other way).
-bool fft_twiddles_match(unsigned log2_n, const float* table) noexcept;
-
-// The table for one ISA (isa::automatic: the best one), or null when this build or CPU lacks it.
-// Both walk the ISA registry (src/runtime/isa_registry.cpp).
-const kernel_table* kernels_for(isa i) noexcept;
-// Best available ISA for this CPU: the first available one in registry order.
-isa best_isa() noexcept;
 
 }  // namespace kfm::detail

@@ -5,13 +5,18 @@
 #include <cstring>
 
 #include "kernels/kernel_table.hpp"
-#include "runtime/bits.hpp"
-#include "runtime/checked.hpp"
+#include "format/bits.hpp"
+#include "format/checked.hpp"
 
 namespace kfm::detail {
 
 namespace {
 constexpr double rotation_tolerance = 1.0 / (1 << 20);
+
+// BFLY is the butterfly projections' own section; this file is their shared code.
+section_view<float> angles(const map_state& map) {
+    return map.own_view<format::projection::butterfly_simplex, section::butterfly>();
+}
 }  // namespace
 
 status verify_butterfly_sections(const map_state& map) noexcept {
@@ -26,18 +31,18 @@ status verify_butterfly_sections(const map_state& map) noexcept {
     if (!checked_mul(m.block_count, 2 * (std::uint64_t(m.block_size) - 1), &cs_floats) ||
         !checked_mul(m.block_count, d, &perm_count))
         return status::bad_meta;
-    if ((cs_floats != 0 && map.butterfly == nullptr) || map.permutation == nullptr)
-        return status::missing_section;
-    if (map.butterfly_count != cs_floats || map.permutation_count != perm_count)
-        return status::bad_section_size;
+    const section_view<float> cs = angles(map);
+    const section_view<std::uint32_t> perm = map.view<section::permutation>();
+    if ((cs_floats != 0 && !cs.present()) || !perm.present()) return status::missing_section;
+    if (cs.count != cs_floats || perm.count != perm_count) return status::bad_section_size;
     // Each (cos, sin) pair is a rotation: c^2 + s^2 = 1 up to the rounding of two floats (2^-23), so every
     // level is orthogonal and no network can grow its input (NaN and Inf fail the test too).
     for (std::uint64_t i = 0; i < cs_floats; i += 2) {
-        const double c = map.butterfly[i], s = map.butterfly[i + 1];
+        const double c = cs[i], s = cs[i + 1];
         if (!(std::fabs(c * c + s * s - 1.0) <= rotation_tolerance)) return status::bad_parameter_value;
     }
     for (std::uint64_t i = 0; i < perm_count; ++i)
-        if (map.permutation[i] >= d) return status::index_out_of_range;
+        if (perm[i] >= d) return status::index_out_of_range;
     return status::ok;
 }
 
@@ -46,8 +51,8 @@ void apply_butterfly_block(const map_state& map, std::uint32_t k, const float* x
     const std::uint32_t d = m.work_dim;
     const std::size_t cs_stride = 2 * (std::size_t(m.block_size) - 1);
     std::memcpy(y, x, sizeof(float) * d);  // the kernel works in place
-    map.kernels->butterfly(y, d, ceil_log2(d), map.butterfly + k * cs_stride,
-                           map.permutation + std::size_t(k) * d, m.repeats, false, scratch);
+    map.kernels->butterfly(y, d, ceil_log2(d), angles(map).data + k * cs_stride,
+                           map.view<section::permutation>().data + std::size_t(k) * d, m.repeats, false, scratch);
 }
 
 }  // namespace kfm::detail

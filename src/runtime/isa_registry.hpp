@@ -9,6 +9,12 @@
 
 namespace kfm::detail {
 
+// The table for one ISA (isa::automatic: the best one), or null when this build or CPU lacks it.
+// Both walk the registry.
+const kernel_table* kernels_for(isa i) noexcept;
+// Best available ISA for this CPU: the first available one in registry order.
+isa best_isa() noexcept;
+
 // Why an ISA can or cannot run here.
 enum class isa_support {
     available,  // built into this library and this CPU (and OS) can run it

@@ -121,13 +121,14 @@ struct magnitude_bound : log2_magnitudes<M> {
     using typename base::real;
     using base::larger;
     using base::log2_max_abs;
+    static real log2_max_abs(const section_view<float>& v) { return base::log2_max_abs(v.data, v.count); }
     using base::log2_sum;
 
     // log2 of the largest head weight. The int8 head (|q| <= 2^7, times its output's scale) sums q phi
     // before scaling, so the bound covers both 2^7 and 2^7 max|scale|.
     static real log2_max_abs_head(const map_state& map) {
-        if (map.head != nullptr) return log2_max_abs(map.head, map.head_count);
-        return real(7) + larger(real(0), log2_max_abs(map.head_scales, map.head_scale_count));
+        if (map.view<section::head>().present()) return log2_max_abs(map.view<section::head>());
+        return real(7) + larger(real(0), log2_max_abs(map.view<section::head_scales>()));
     }
 
     using norms = input_norms<real>;
@@ -136,11 +137,12 @@ struct magnitude_bound : log2_magnitudes<M> {
     // (max_input_abs itself without PREP).
     static real scaled_input_bound(const map_state& map) {
         const real raw = real(fmt::max_input_abs);
-        if (map.prep == nullptr) return M::log2(raw);
+        const section_view<float> prep = map.view<section::preprocess>();
+        if (!prep.present()) return M::log2(raw);
         const std::uint32_t d = map.meta->input_dim;
         real worst = -INFINITY;
         for (std::uint32_t i = 0; i < d; ++i)
-            worst = larger(worst, M::log2(raw + std::fabs(real(map.prep[i]))) + M::log2_abs(map.prep[d + i]));
+            worst = larger(worst, M::log2(raw + std::fabs(real(prep[i]))) + M::log2_abs(prep[d + i]));
         return worst;
     }
 
@@ -169,14 +171,16 @@ struct magnitude_bound : log2_magnitudes<M> {
         switch (static_cast<fmt::nonlinearity>(s.nonlinearity)) {
             case fmt::nonlinearity::cos_sin:
             case fmt::nonlinearity::step: return larger(arg, weight);  // |cos|, |sin| <= 1 for every finite argument
-            case fmt::nonlinearity::cos_phase:
-                return larger(log2_sum(arg, log2_max_abs(map.phases + s.phase_index, s.arg_count)), weight);
+            case fmt::nonlinearity::cos_phase: {
+                const real phases = log2_max_abs(map.view<section::phases>().data + s.phase_index, s.arg_count);
+                return larger(log2_sum(arg, phases), weight);
+            }
             case fmt::nonlinearity::relu:
             case fmt::nonlinearity::identity: return larger(arg, weight + arg);
             case fmt::nonlinearity::relu2: return larger(larger(arg, real(2) * arg), weight + real(2) * arg);
             case fmt::nonlinearity::product: {
                 // The longest group multiplies that many arguments (in double, then weighted and rounded).
-                const std::uint32_t* g = map.groups + s.group_index;
+                const std::uint32_t* g = map.view<section::groups>().data + s.group_index;
                 std::uint32_t longest = 0;
                 for (std::uint32_t j = 0; j < s.arg_count; ++j) longest = g[j + 1] - g[j] > longest ? g[j + 1] - g[j] : longest;
                 const real p = larger(arg, real(0)) * real(longest);
@@ -191,8 +195,9 @@ struct magnitude_bound : log2_magnitudes<M> {
     // tiny arguments gives small features, but w_i w alone may not fit a float.
     static real segment_bound(const map_state& map, const fmt::feature_segment& s, real t) {
         const bool product = static_cast<fmt::nonlinearity>(s.nonlinearity) == fmt::nonlinearity::product;
-        const real scale = log2_factor(s.scale, map.scales, s.scale_index, product ? s.proj_count : s.arg_count);
-        const real weight = log2_factor(s.weight, map.weights, s.weight_index, s.arg_count);
+        const real scale =
+            log2_factor(s.scale, map.view<section::scales>().data, s.scale_index, product ? s.proj_count : s.arg_count);
+        const real weight = log2_factor(s.weight, map.view<section::weights>().data, s.weight_index, s.arg_count);
         return larger(weight, feature_bound(map, s, scale + t, weight));
     }
 
@@ -200,16 +205,18 @@ struct magnitude_bound : log2_magnitudes<M> {
         const norms x = input_bound(map);
         const real t = projection_bound(map, x);  // |t_j| and the projection's intermediates
         real features = -INFINITY;
-        for (std::uint32_t i = 0; i < map.segment_count; ++i) features = larger(features, segment_bound(map, map.segments[i], t));
-        features = larger(features, log2_max_abs(map.constants, map.constant_count));
+        const section_view<fmt::feature_segment> segments = map.view<section::segments>();
+        for (std::uint64_t i = 0; i < segments.count; ++i)
+            features = larger(features, segment_bound(map, segments[i], t));
+        features = larger(features, log2_max_abs(map.view<section::constants>()));
         real bound = larger(larger(x.one, t), features);
         // A map that normalises its input still computes PREP's x' = (x - shift) scale first: it must be
         // finite too (input_bound's norms are those after normalising; for other maps x.one covers it).
         if ((map.meta->flags & fmt::meta_flag_normalize_input) != 0) bound = larger(bound, scaled_input_bound(map));
-        if (map.head != nullptr || map.head_int8 != nullptr) {
+        if (map.view<section::head>().present() || map.view<section::head_int8>().present()) {
             // A model's scores: every partial sum of W phi + b is <= D max|W| max|phi| + max|b|.
             const real scores = M::log2(real(map.meta->output_dim)) + log2_max_abs_head(map) + features;
-            bound = larger(bound, log2_sum(scores, log2_max_abs(map.bias, map.bias_count)));
+            bound = larger(bound, log2_sum(scores, log2_max_abs(map.view<section::bias>())));
         }
         return bound;
     }

@@ -10,6 +10,8 @@ namespace {
 namespace fmt = kfm::format;
 using detail::accumulator;
 using detail::map_state;
+using detail::section;
+using detail::section_view;
 
 constexpr std::size_t alignment = 64;
 
@@ -17,7 +19,10 @@ constexpr std::size_t aligned_bytes(std::size_t floats) {
     return (floats * sizeof(float) + alignment - 1) / alignment * alignment;
 }
 
-std::uint32_t outputs(const map_state& map) { return map.task->output_count; }
+// The model's task record (verify_model checked it is there when a head is).
+const fmt::model_task& task_of(const map_state& map) { return *map.view<section::task>().data; }
+
+std::uint32_t outputs(const map_state& map) { return task_of(map).output_count; }
 
 // The head's part of the workspace: after the pipeline's part, 64-byte aligned.
 struct head_layout {
@@ -56,8 +61,8 @@ accumulator dot(const W* w, const float* phi, std::size_t n) {
 
 // Head row j . phi: the float row, or the int8 row's sum times its scale (HDI8, HSCL).
 accumulator head_dot(const map_state& map, std::uint32_t j, const float* phi, std::size_t d) {
-    if (map.head != nullptr) return dot(map.head + j * d, phi, d);
-    return accumulator(map.head_scales[j]) * dot(map.head_int8 + j * d, phi, d);
+    if (map.view<section::head>().present()) return dot(map.view<section::head>().data + j * d, phi, d);
+    return accumulator(map.view<section::head_scales>()[j]) * dot(map.view<section::head_int8>().data + j * d, phi, d);
 }
 
 // scores[j] = bias[j] + head row j . phi; the label for a classifier.
@@ -65,15 +70,15 @@ void apply_head(const map_state& map, const float* phi, float* scores, std::int3
     const std::uint32_t k = outputs(map);
     const std::size_t d = map.meta->output_dim;
     for (std::uint32_t j = 0; j < k; ++j)
-        scores[j] = static_cast<float>(accumulator(map.bias[j]) + head_dot(map, j, phi, d));
+        scores[j] = static_cast<float>(accumulator(map.view<section::bias>()[j]) + head_dot(map, j, phi, d));
     if (label == nullptr) return;
-    switch (static_cast<fmt::task_kind>(map.task->kind)) {
-        case fmt::task_kind::binary: *label = map.labels[scores[0] > 0.0f ? 1 : 0]; break;
+    switch (static_cast<fmt::task_kind>(task_of(map).kind)) {
+        case fmt::task_kind::binary: *label = map.view<section::labels>()[scores[0] > 0.0f ? 1 : 0]; break;
         case fmt::task_kind::multiclass: {
             std::uint32_t best = 0;
             for (std::uint32_t j = 1; j < k; ++j)
                 if (scores[j] > scores[best]) best = j;  // the first maximum wins ties
-            *label = map.labels[best];
+            *label = map.view<section::labels>()[best];
             break;
         }
         default: break;  // regression: no label, *label untouched
@@ -84,8 +89,8 @@ void apply_head(const map_state& map, const float* phi, float* scores, std::int3
 status check_call(const map_state* map, const float* x, std::size_t x_dim, const float* scores,
                   std::size_t scores_dim, const std::int32_t* label) {
     if (map == nullptr) return status::not_open;
-    if (map->task == nullptr) return status::no_head;
-    const bool regression = map->task->kind == static_cast<std::uint32_t>(fmt::task_kind::regression);
+    if (!map->view<section::task>().present()) return status::no_head;
+    const bool regression = task_of(*map).kind == static_cast<std::uint32_t>(fmt::task_kind::regression);
     if (x == nullptr || (scores == nullptr && (label == nullptr || regression))) return status::null_argument;
     if (x_dim != map->meta->input_dim) return status::wrong_dimension;
     if (scores != nullptr && scores_dim < outputs(*map)) return status::output_too_small;
@@ -97,8 +102,8 @@ status check_call(const map_state* map, const float* x, std::size_t x_dim, const
 namespace detail {
 
 std::size_t head_bytes(const map_state& map, std::size_t rows) noexcept {
-    if (map.task == nullptr) return 0;
-    return alignment + aligned_bytes(rows * map.meta->output_dim) + aligned_bytes(map.task->output_count);
+    if (!map.view<section::task>().present()) return 0;
+    return alignment + aligned_bytes(rows * map.meta->output_dim) + aligned_bytes(task_of(map).output_count);
 }
 
 }  // namespace detail
@@ -120,7 +125,7 @@ status predict_batch(const map& m, const float* x, std::size_t n, std::size_t x_
                      std::size_t workspace_size) noexcept {
     const map_state* map = detail::state_of(m);
     if (map == nullptr) return status::not_open;
-    if (n == 0) return map->task == nullptr ? status::no_head : status::ok;
+    if (n == 0) return !map->view<section::task>().present() ? status::no_head : status::ok;
     if (status s = check_call(map, x, x_dim, scores, scores_stride, labels); s != status::ok) return s;
     if (x_stride < x_dim) return status::wrong_dimension;
     if (workspace == nullptr || workspace_size < total_bytes(*map, 1)) return status::workspace_too_small;
@@ -145,27 +150,30 @@ status predict_batch(const map& m, const float* x, std::size_t n, std::size_t x_
 
 format::task_kind map::task() const noexcept {
     const map_state* s = detail::state_of(*this);
-    return s != nullptr && s->task != nullptr ? static_cast<format::task_kind>(s->task->kind) : format::task_kind::none;
+    return s != nullptr && s->view<section::task>().present() ? static_cast<format::task_kind>(task_of(*s).kind)
+                                                               : format::task_kind::none;
 }
 
 std::uint32_t map::head_outputs() const noexcept {
     const map_state* s = detail::state_of(*this);
-    return s != nullptr && s->task != nullptr ? s->task->output_count : 0;
+    return s != nullptr && s->view<section::task>().present() ? task_of(*s).output_count : 0;
 }
 
 std::uint32_t map::class_count() const noexcept {
     const map_state* s = detail::state_of(*this);
-    return s != nullptr && s->task != nullptr ? s->task->class_count : 0;
+    return s != nullptr && s->view<section::task>().present() ? task_of(*s).class_count : 0;
 }
 
 std::int32_t map::class_label(std::uint32_t i) const noexcept {
     const map_state* s = detail::state_of(*this);
-    return s != nullptr && s->labels != nullptr && i < s->label_count ? s->labels[i] : 0;
+    if (s == nullptr) return 0;
+    const section_view<std::int32_t> labels = s->view<section::labels>();
+    return i < labels.count ? labels[i] : 0;
 }
 
 bool map::has_preprocessing() const noexcept {
     const map_state* s = detail::state_of(*this);
-    return s != nullptr && s->prep != nullptr;
+    return s != nullptr && s->view<section::preprocess>().present();
 }
 
 }  // namespace kfm

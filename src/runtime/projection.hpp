@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "runtime/map_state.hpp"
-#include "runtime/bits.hpp"
+#include "format/bits.hpp"
 #include "runtime/output_bound_math.hpp"
 
 namespace kfm::detail {

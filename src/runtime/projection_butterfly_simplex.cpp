@@ -14,7 +14,7 @@
 #include <cstring>
 
 #include "kernels/kernel_table.hpp"
-#include "runtime/bits.hpp"
+#include "format/bits.hpp"
 #include "runtime/butterfly_sections.hpp"
 #include "runtime/projection.hpp"
 #include "runtime/work_bound.hpp"
@@ -155,8 +155,10 @@ void project_group(const map_state& map, const float* x, std::size_t count, floa
     const std::size_t cs_stride = 2 * (std::size_t(m.block_size) - 1);
     interleave_rows<R>(x, d, count, b.x);
     for (std::uint32_t k = 0; k < m.block_count; ++k) {
-        map.kernels->butterfly_simplex_batch(b.x, b.t, d, ceil_log2(d), map.butterfly + k * cs_stride,
-                                             map.permutation + std::size_t(k) * d, m.repeats, b.r, b.diag, b.kernel);
+        const float* cs = map.own_view<format::projection::butterfly_simplex, section::butterfly>().data;
+        const std::uint32_t* perm = map.view<section::permutation>().data;
+        map.kernels->butterfly_simplex_batch(b.x, b.t, d, ceil_log2(d), cs + k * cs_stride, perm + std::size_t(k) * d,
+                                             m.repeats, b.r, b.diag, b.kernel);
         const std::size_t begin = std::size_t(k) * (d + 1);
         deinterleave_rows<R>(b.t, std::min<std::size_t>(d + 1, m.projection_dim - begin), count, m.projection_dim,
                              t + begin);

@@ -5,8 +5,9 @@
 #include <cmath>
 #include <cstring>
 
+#include "format/fft_twiddles.hpp"
 #include "kernels/kernel_table.hpp"
-#include "runtime/checked.hpp"
+#include "format/checked.hpp"
 #include "runtime/projection.hpp"
 #include "runtime/work_bound.hpp"
 
@@ -24,13 +25,16 @@ status count_sketch_verify(const map_state& map) {
         m.block_count > format::max_polynomial_degree || m.projection_dim != m.block_size) return status::bad_meta;
     std::uint64_t entries = 0;
     if (!checked_mul(std::uint64_t(m.block_count), std::uint64_t(m.work_dim), &entries)) return status::bad_meta;
-    if (map.indices == nullptr || map.signs == nullptr || map.twiddles == nullptr) return status::missing_section;
-    if (map.index_count != entries || map.sign_count != entries) return status::bad_section_size;
-    if (map.twiddle_count != fft_twiddle_floats(log2)) return status::bad_section_size;
+    const auto indices = map.view<section::indices>();
+    const auto signs = map.view<section::signs>();
+    const auto twiddles = map.view<section::twiddles>();
+    if (!indices.present() || !signs.present() || !twiddles.present()) return status::missing_section;
+    if (indices.count != entries || signs.count != entries) return status::bad_section_size;
+    if (twiddles.count != fft_twiddle_floats(log2)) return status::bad_section_size;
     for (std::uint64_t i = 0; i < entries; ++i)
-        if (map.indices[i] >= m.block_size) return status::index_out_of_range;
+        if (indices[i] >= m.block_size) return status::index_out_of_range;
     // The table is a function of n: it must be the one fft_make_twiddles writes (to the ulp).
-    if (!fft_twiddles_match(log2, map.twiddles)) return status::bad_parameter_value;
+    if (!fft_twiddles_match(log2, twiddles.data)) return status::bad_parameter_value;
     return status::ok;
 }
 
@@ -45,20 +49,23 @@ void count_sketch_apply(const map_state& map, const float* x, float* t, float* s
     float* prod_im = scratch + n;
     float* re = scratch + 2 * std::size_t(n);
     float* im = scratch + 3 * std::size_t(n);
+    const std::uint8_t* signs = map.view<section::signs>().data;
+    const std::uint32_t* indices = map.view<section::indices>().data;
+    const float* twiddles = map.view<section::twiddles>().data;
     for (std::uint32_t k = 0; k < m.block_count; ++k) {
         std::memset(re, 0, sizeof(float) * n);
         std::memset(im, 0, sizeof(float) * n);
         const std::size_t base = std::size_t(k) * w;
         for (std::uint32_t i = 0; i < w; ++i) {
             const std::size_t bit = base + i;
-            const bool negative = bit_at(map.signs, bit);
-            re[map.indices[base + i]] += negative ? -x[i] : x[i];
+            const bool negative = bit_at(signs, bit);
+            re[indices[base + i]] += negative ? -x[i] : x[i];
         }
         if (k == 0) {
-            map.kernels->fft(re, im, prod_re, prod_im, log2, map.twiddles, false);
+            map.kernels->fft(re, im, prod_re, prod_im, log2, twiddles, false);
             continue;
         }
-        map.kernels->fft(re, im, re, im, log2, map.twiddles, false);
+        map.kernels->fft(re, im, re, im, log2, twiddles, false);
         for (std::uint32_t j = 0; j < n; ++j) {
             const float a = prod_re[j], b = prod_im[j];
             prod_re[j] = a * re[j] - b * im[j];
@@ -66,7 +73,7 @@ void count_sketch_apply(const map_state& map, const float* x, float* t, float* s
         }
     }
     // The product of real signals' spectra is Hermitian, so the inverse is real up to rounding.
-    map.kernels->fft(prod_re, prod_im, t, im, log2, map.twiddles, true);
+    map.kernels->fft(prod_re, prod_im, t, im, log2, twiddles, true);
     const float inv_n = 1.0f / float(n);
     for (std::uint32_t j = 0; j < n; ++j) t[j] *= inv_n;
 }

@@ -8,16 +8,16 @@ namespace kfm::detail {
 namespace {
 
 status dense_verify(const map_state& map) {
-    if (map.dense == nullptr) return status::missing_section;
+    if (!map.view<section::dense>().present()) return status::missing_section;
     const std::uint64_t expected = std::uint64_t(map.meta->projection_dim) * map.meta->work_dim;
     // Values are finite: the section table's element rule.
-    return map.dense_count == expected ? status::ok : status::bad_section_size;
+    return map.view<section::dense>().count == expected ? status::ok : status::bad_section_size;
 }
 
 std::size_t dense_scratch_floats(const format::map_meta&, unsigned) { return 0; }
 
 void dense_apply(const map_state& map, const float* x, float* t, float*) {
-    map.kernels->gemv(map.dense, map.meta->projection_dim, map.meta->work_dim, x, t);
+    map.kernels->gemv(map.view<section::dense>().data, map.meta->projection_dim, map.meta->work_dim, x, t);
 }
 
 #if !KFM_FIRMWARE  // the batched path (runtime/projection.hpp, KFM_BATCH_PATH)
@@ -26,7 +26,8 @@ std::size_t dense_batch_scratch_floats(const format::map_meta&, std::size_t) { r
 // T = X W^T: one gemm for the batch.
 void dense_apply_batch(const map_state& map, const float* x, std::size_t rows, float* t, float*) {
     const format::map_meta& m = *map.meta;
-    map.kernels->gemm(map.dense, m.projection_dim, m.work_dim, x, m.work_dim, rows, t, m.projection_dim);
+    const float* w = map.view<section::dense>().data;
+    map.kernels->gemm(w, m.projection_dim, m.work_dim, x, m.work_dim, rows, t, m.projection_dim);
 }
 #endif  // !KFM_FIRMWARE
 
@@ -36,7 +37,7 @@ std::uint64_t dense_work(const map_state& map) { return std::uint64_t(map.meta->
 // Every partial sum of W x is at most max |W| |x|_1.
 template <class M>
 typename M::real dense_output_bound(const map_state& map, const input_norms<typename M::real>& x) {
-    return log2_magnitudes<M>::log2_max_abs(map.dense, map.dense_count) + x.one;
+    return log2_magnitudes<M>::log2_max_abs(map.view<section::dense>().data, map.view<section::dense>().count) + x.one;
 }
 
 }  // namespace

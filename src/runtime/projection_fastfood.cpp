@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "kernels/kernel_table.hpp"
-#include "runtime/checked.hpp"
+#include "format/checked.hpp"
 #include "runtime/projection.hpp"
 #include "runtime/work_bound.hpp"
 
@@ -17,6 +17,11 @@ constexpr unsigned max_log2_block = 24;
 // The permutation check marks seen values in a stack bitmap of this many bits, one window of values per
 // pass over the block (one pass for n <= 2^15).
 constexpr std::uint32_t seen_window_bits = 1u << 15;
+
+// G, Fastfood's own section (only this file reads it).
+section_view<float> gaussian_diagonal(const map_state& map) {
+    return map.own_view<format::projection::fastfood, section::gaussian_diagonal>();
+}
 
 // Whether perm[0 .. n) holds every value of [0, n) exactly once.
 bool is_permutation(const std::uint32_t* perm, std::uint32_t n) {
@@ -48,12 +53,13 @@ status fastfood_verify(const map_state& map) {
     if (!checked_mul(m.block_count, format::hadamard_sign_stride(m.block_size), &bits) ||
         !checked_mul(m.block_count, n, &entries))
         return status::bad_meta;
-    if (map.signs == nullptr || map.permutation == nullptr || map.gaussian_diagonal == nullptr)
-        return status::missing_section;
-    if (map.sign_count != bits || map.permutation_count != entries || map.gaussian_diagonal_count != entries)
-        return status::bad_section_size;
+    const auto signs = map.view<section::signs>();
+    const auto perm = map.view<section::permutation>();
+    const auto g = gaussian_diagonal(map);
+    if (!signs.present() || !perm.present() || !g.present()) return status::missing_section;
+    if (signs.count != bits || perm.count != entries || g.count != entries) return status::bad_section_size;
     for (std::uint32_t b = 0; b < m.block_count; ++b)
-        if (!is_permutation(map.permutation + std::size_t(b) * n, m.block_size)) return status::index_out_of_range;
+        if (!is_permutation(perm.data + std::size_t(b) * n, m.block_size)) return status::index_out_of_range;
     return status::ok;
 }
 
@@ -71,9 +77,9 @@ void fastfood_apply(const map_state& map, const float* x, float* t, float* scrat
         const std::size_t count = m.projection_dim - begin < n ? m.projection_dim - begin : n;
         float* y = count == n ? t + begin : scratch + n;  // full blocks are written in place in t
         std::memcpy(hbx, x, sizeof(float) * n);
-        map.kernels->fwht(hbx, log2, map.signs + std::size_t(b) * sign_bytes);
-        const std::uint32_t* perm = map.permutation + begin;
-        const float* g = map.gaussian_diagonal + begin;
+        map.kernels->fwht(hbx, log2, map.view<section::signs>().data + std::size_t(b) * sign_bytes);
+        const std::uint32_t* perm = map.view<section::permutation>().data + begin;
+        const float* g = gaussian_diagonal(map).data + begin;
         for (std::uint32_t i = 0; i < n; ++i) y[i] = g[i] * hbx[perm[i]];
         map.kernels->fwht(y, log2, nullptr);
         if (y != t + begin) std::memcpy(t + begin, y, sizeof(float) * count);
@@ -90,7 +96,7 @@ std::uint64_t fastfood_work(const map_state& map) {
 template <class M>
 typename M::real fastfood_output_bound(const map_state& map, const input_norms<typename M::real>& x) {
     using real = typename M::real;
-    return x.two + log2_magnitudes<M>::log2_max_abs(map.gaussian_diagonal, map.gaussian_diagonal_count) +
+    return x.two + log2_magnitudes<M>::log2_max_abs(gaussian_diagonal(map).data, gaussian_diagonal(map).count) +
            M::log2(real(map.meta->block_size));
 }
 

@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "kernels/kernel_table.hpp"
-#include "runtime/checked.hpp"
+#include "format/checked.hpp"
 #include "runtime/projection.hpp"
 #include "runtime/work_bound.hpp"
 
@@ -27,8 +27,8 @@ status hadamard_verify(const map_state& map) {
     std::uint64_t bits = 0;
     if (!checked_mul(std::uint64_t(m.block_count) * hadamard_stages, format::hadamard_sign_stride(m.block_size), &bits))
         return status::bad_meta;
-    if (map.signs == nullptr) return status::missing_section;
-    if (map.sign_count != bits) return status::bad_section_size;
+    if (!map.view<section::signs>().present()) return status::missing_section;
+    if (map.view<section::signs>().count != bits) return status::bad_section_size;
     return status::ok;
 }
 
@@ -39,13 +39,14 @@ void hadamard_apply(const map_state& map, const float* x, float* t, float* scrat
     const std::uint32_t d2 = m.block_size;
     const unsigned log2 = ceil_log2(d2);
     const std::size_t stage_bytes = format::hadamard_sign_stride(d2) / 8;
+    const std::uint8_t* signs = map.view<section::signs>().data;
     for (std::uint32_t b = 0; b < m.block_count; ++b) {
         const std::size_t begin = std::size_t(b) * d2;
         const std::size_t count = m.projection_dim - begin < d2 ? m.projection_dim - begin : d2;
         float* y = count == d2 ? t + begin : scratch;  // full blocks run in place in t
         std::memcpy(y, x, sizeof(float) * d2);
         for (std::uint32_t i = 0; i < hadamard_stages; ++i)
-            map.kernels->fwht(y, log2, map.signs + (std::size_t(b) * hadamard_stages + i) * stage_bytes);
+            map.kernels->fwht(y, log2, signs + (std::size_t(b) * hadamard_stages + i) * stage_bytes);
         if (y != t + begin) std::memcpy(t + begin, y, sizeof(float) * count);
     }
 }

@@ -8,7 +8,7 @@
 #include <limits>
 
 #include "kernels/kernel_table.hpp"
-#include "runtime/checked.hpp"
+#include "format/checked.hpp"
 #include "runtime/projection.hpp"
 #include "runtime/work_bound.hpp"
 
@@ -16,6 +16,14 @@ namespace kfm::detail {
 namespace {
 
 namespace fmt = kfm::format;
+
+// The projection's own sections (only this file reads them): |l_j|^2 and K_mm^{-1/2}.
+section_view<float> landmark_norms(const map_state& map) {
+    return map.own_view<fmt::projection::kernel_landmarks, section::landmark_norms>();
+}
+section_view<float> kernel_inverse_root(const map_state& map) {
+    return map.own_view<fmt::projection::kernel_landmarks, section::kernel_inverse_root>();
+}
 
 // The meta's kernel as kernel_of_dots's parameters (kernel_table.hpp), computed in double and rounded once:
 // unknown_kernel for a kernel (or Matern order) the projection does not compute, bad_parameter_value for
@@ -50,10 +58,10 @@ landmark_kernel opened_kernel(const fmt::map_meta& m) {
 bool norms_match(const map_state& map) {
     const std::uint32_t m = map.meta->projection_dim, w = map.meta->work_dim;
     for (std::uint32_t j = 0; j < m; ++j) {
-        const float* l = map.dense + std::size_t(j) * w;
+        const float* l = map.view<section::dense>().data + std::size_t(j) * w;
         double sq = 0.0;
         for (std::uint32_t i = 0; i < w; ++i) sq += double(l[i]) * double(l[i]);
-        const double stored = map.landmark_norms[j];
+        const double stored = landmark_norms(map).data[j];
         if (!(std::fabs(stored - sq) <= 0x1p-20 * sq + double(std::numeric_limits<float>::denorm_min()))) return false;
     }
     return true;
@@ -65,14 +73,14 @@ status kernel_landmarks_verify(const map_state& map) {
     if (status s = landmark_kernel_of(m, &k); s != status::ok) return s;
     // The landmarks live in the input space: no padding, no appended value.
     if (m.work_dim != m.input_dim) return status::bad_meta;
-    if (map.dense == nullptr || map.landmark_norms == nullptr || map.kernel_inverse_root == nullptr)
+    if (!map.view<section::dense>().present() || !landmark_norms(map).present() || !kernel_inverse_root(map).present())
         return status::missing_section;
     std::uint64_t square = 0;
     if (!checked_mul(std::uint64_t(m.projection_dim), std::uint64_t(m.projection_dim), &square))
         return status::bad_section_size;
     // Values are finite: the section table's element rule.
-    if (map.dense_count != std::uint64_t(m.projection_dim) * m.work_dim || map.landmark_norm_count != m.projection_dim ||
-        map.kernel_inverse_root_count != square)
+    if (map.view<section::dense>().count != std::uint64_t(m.projection_dim) * m.work_dim ||
+        landmark_norms(map).count != m.projection_dim || kernel_inverse_root(map).count != square)
         return status::bad_section_size;
     return norms_match(map) ? status::ok : status::bad_parameter_value;
 }
@@ -84,13 +92,13 @@ void kernel_row(const map_state& map, const float* x, float* k) {
     const fmt::map_meta& m = *map.meta;
     float x_sq = 0.0f;
     map.kernels->gemv(x, 1, m.work_dim, x, &x_sq);
-    map.kernels->gemv(map.dense, m.projection_dim, m.work_dim, x, k);
-    map.kernels->kernel_of_dots(k, map.landmark_norms, x_sq, opened_kernel(m), m.projection_dim, k);
+    map.kernels->gemv(map.view<section::dense>().data, m.projection_dim, m.work_dim, x, k);
+    map.kernels->kernel_of_dots(k, landmark_norms(map).data, x_sq, opened_kernel(m), m.projection_dim, k);
 }
 
 void kernel_landmarks_apply(const map_state& map, const float* x, float* t, float* scratch) {
     kernel_row(map, x, scratch);
-    map.kernels->gemv(map.kernel_inverse_root, map.meta->projection_dim, map.meta->projection_dim, scratch, t);
+    map.kernels->gemv(kernel_inverse_root(map).data, map.meta->projection_dim, map.meta->projection_dim, scratch, t);
 }
 
 #if !KFM_FIRMWARE  // the batched path (runtime/projection.hpp, KFM_BATCH_PATH)
@@ -102,15 +110,15 @@ std::size_t kernel_landmarks_batch_scratch_floats(const fmt::map_meta& meta, std
 void kernel_landmarks_apply_batch(const map_state& map, const float* x, std::size_t rows, float* t, float* scratch) {
     const fmt::map_meta& m = *map.meta;
     const std::size_t p = m.projection_dim, w = m.work_dim;
-    map.kernels->gemm(map.dense, p, w, x, w, rows, scratch, p);
+    map.kernels->gemm(map.view<section::dense>().data, p, w, x, w, rows, scratch, p);
     const landmark_kernel kernel = opened_kernel(m);
     for (std::size_t r = 0; r < rows; ++r) {
         const float* xr = x + r * w;
         float x_sq = 0.0f;
         map.kernels->gemv(xr, 1, w, xr, &x_sq);
-        map.kernels->kernel_of_dots(scratch + r * p, map.landmark_norms, x_sq, kernel, p, scratch + r * p);
+        map.kernels->kernel_of_dots(scratch + r * p, landmark_norms(map).data, x_sq, kernel, p, scratch + r * p);
     }
-    map.kernels->gemm(map.kernel_inverse_root, p, p, scratch, p, rows, t, p);
+    map.kernels->gemm(kernel_inverse_root(map).data, p, p, scratch, p, rows, t, p);
 }
 #endif  // !KFM_FIRMWARE
 
@@ -125,9 +133,9 @@ template <class M>
 typename M::real kernel_landmarks_output_bound(const map_state& map, const input_norms<typename M::real>& x) {
     using real = typename M::real;
     using L = log2_magnitudes<M>;
-    const real dots = L::log2_max_abs(map.dense, map.dense_count) + x.one;
-    const real squares = L::log2_sum(real(2) * x.two, L::log2_max_abs(map.landmark_norms, map.landmark_norm_count));
-    const real t = L::log2_max_abs(map.kernel_inverse_root, map.kernel_inverse_root_count) +
+    const real dots = L::log2_max_abs(map.view<section::dense>().data, map.view<section::dense>().count) + x.one;
+    const real squares = L::log2_sum(real(2) * x.two, L::log2_max_abs(landmark_norms(map).data, landmark_norms(map).count));
+    const real t = L::log2_max_abs(kernel_inverse_root(map).data, kernel_inverse_root(map).count) +
                    M::log2(real(map.meta->projection_dim));
     return L::larger(L::larger(dots + real(1), squares + real(1)), t);
 }

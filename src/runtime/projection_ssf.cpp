@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "format/fft_twiddles.hpp"
 #include "kernels/kernel_table.hpp"
 #include "runtime/projection.hpp"
 #include "runtime/work_bound.hpp"
@@ -69,15 +70,16 @@ template <std::size_t L>
 void scatter_rows(const map_state& map, const float* __restrict x, std::size_t count, float norm,
                   float* __restrict base_re, float* __restrict base_im) {
     const std::uint32_t w = map.meta->work_dim, half = w / 2, n = map.meta->block_size;
+    const std::uint8_t* frequencies = map.view<section::frequencies>().data;
     if constexpr (L == 1) {
-        map.kernels->expand(x, half, map.frequencies, n, norm, base_re);  // verify checked: half bits are set
-        map.kernels->expand(x + half, half, map.frequencies, n, norm, base_im);
+        map.kernels->expand(x, half, frequencies, n, norm, base_re);  // verify checked: half bits are set
+        map.kernels->expand(x + half, half, frequencies, n, norm, base_im);
     } else {
         std::memset(base_re, 0, sizeof(float) * n * L);
         std::memset(base_im, 0, sizeof(float) * n * L);
         std::uint32_t l = 0;
         for (std::uint32_t k = 0; k < n; ++k) {
-            if (!bit_at(map.frequencies, k)) continue;
+            if (!bit_at(frequencies, k)) continue;
             for (std::size_t v = 0; v < count; ++v) {
                 base_re[k * L + v] = norm * x[v * w + l];
                 base_im[k * L + v] = norm * x[v * w + half + l];
@@ -114,18 +116,20 @@ void project_group(const map_state& map, const float* x, std::size_t count, floa
     const buffers buf = carve(m, L, scratch);
     // The FFT is linear: scaling the m inputs by m^{-1/2} costs less than scaling the 2n outputs.
     scatter_rows<L>(map, x, count, 1.0f / std::sqrt(float(m.work_dim / 2)), buf.base_re, buf.base_im);
+    const std::uint8_t* signs = map.view<section::signs>().data;
+    const float* twiddles = map.view<section::twiddles>().data;
     for (std::uint32_t b = 0; b < m.block_count; ++b) {
-        map.kernels->flip_signs(buf.base_re, map.signs, std::size_t(b) * block, n, L, buf.re);
-        map.kernels->flip_signs(buf.base_im, map.signs, std::size_t(b) * block + n, n, L, buf.im);
+        map.kernels->flip_signs(buf.base_re, signs, std::size_t(b) * block, n, L, buf.re);
+        map.kernels->flip_signs(buf.base_im, signs, std::size_t(b) * block + n, n, L, buf.im);
         const std::size_t begin = std::size_t(b) * block;
         if (L == 1 && p - begin >= block) {  // one full block: straight into t
-            map.kernels->fft(buf.re, buf.im, t + begin, t + begin + n, log2_n, map.twiddles, false);
+            map.kernels->fft(buf.re, buf.im, t + begin, t + begin + n, log2_n, twiddles, false);
             continue;
         }
         if constexpr (L == 1) {
-            map.kernels->fft(buf.re, buf.im, buf.re, buf.im, log2_n, map.twiddles, false);
+            map.kernels->fft(buf.re, buf.im, buf.re, buf.im, log2_n, twiddles, false);
         } else {
-            map.kernels->fft_batch(buf.re, buf.im, buf.re, buf.im, log2_n, map.twiddles, false);
+            map.kernels->fft_batch(buf.re, buf.im, buf.re, buf.im, log2_n, twiddles, false);
         }
         const std::size_t kept = p - begin < block ? p - begin : block;
         deinterleave<L>(buf.re, kept < n ? kept : n, p, count, t + begin);
@@ -147,18 +151,21 @@ status ssf_verify(const map_state& map) {
     if (m.block_count == 0 || p == 0 || p > per_block * m.block_count || p <= per_block * (m.block_count - 1ull))
         return status::bad_meta;
 
-    if (map.frequencies == nullptr || map.signs == nullptr || map.twiddles == nullptr) return status::missing_section;
-    if (map.frequency_count != n) return status::bad_section_size;
-    if (map.sign_count != per_block * m.block_count) return status::bad_section_size;
-    if (map.twiddle_count != fft_twiddle_floats(log2_n)) return status::bad_section_size;
+    const auto frequencies = map.view<section::frequencies>();
+    const auto signs = map.view<section::signs>();
+    const auto twiddles = map.view<section::twiddles>();
+    if (!frequencies.present() || !signs.present() || !twiddles.present()) return status::missing_section;
+    if (frequencies.count != n) return status::bad_section_size;
+    if (signs.count != per_block * m.block_count) return status::bad_section_size;
+    if (twiddles.count != fft_twiddle_floats(log2_n)) return status::bad_section_size;
     // m = work_dim / 2 distinct frequencies (bits as a set), none of them 0 (the DC row would be one point
     // shared by every block).
-    if ((map.frequencies[0] & 1u) != 0) return status::index_out_of_range;
+    if ((frequencies[0] & 1u) != 0) return status::index_out_of_range;
     std::uint32_t set = 0;
-    for (std::uint32_t k = 0; k < n; ++k) set += bit_at(map.frequencies, k) ? 1u : 0u;
+    for (std::uint32_t k = 0; k < n; ++k) set += bit_at(frequencies.data, k) ? 1u : 0u;
     if (set != half) return status::bad_section_size;
     // The table is a function of n: it must be the one fft_make_twiddles writes (to the ulp).
-    if (!fft_twiddles_match(log2_n, map.twiddles)) return status::bad_parameter_value;
+    if (!fft_twiddles_match(log2_n, twiddles.data)) return status::bad_parameter_value;
     return status::ok;
 }
 

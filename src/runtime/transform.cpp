@@ -17,6 +17,8 @@ namespace {
 namespace fmt = kfm::format;
 using detail::accumulator;
 using detail::map_state;
+using detail::section;
+using detail::section_view;
 using detail::projection_ops;
 
 constexpr std::size_t alignment = 64;
@@ -137,14 +139,15 @@ accumulator sum_of_squares(const float* x, std::size_t n, accumulator s) {
 // x'_i = (x_i - shift_i) * scale_i, the model file's input pre-processing (PREP), in float.
 inline float shifted_scaled(const map_state& map, const float* x, std::uint32_t i) {
     const std::uint32_t d = map.meta->input_dim;
-    return (x[i] - map.prep[i]) * map.prep[d + i];
+    const float* prep = map.view<section::preprocess>().data;
+    return (x[i] - prep[i]) * prep[d + i];
 }
 
 // x_work = x after PREP (when present), unit-normalised when the map asks (zero stays zero), zero
 // padding, appended value.
 void preprocess(const map_state& map, const float* x, float* x_work) {
     const fmt::map_meta& m = *map.meta;
-    if (map.prep != nullptr) {
+    if (map.view<section::preprocess>().present()) {
         for (std::uint32_t i = 0; i < m.input_dim; ++i) x_work[i] = shifted_scaled(map, x, i);
         x = x_work;  // normalisation below reads and writes in place
     }
@@ -166,23 +169,29 @@ void preprocess(const map_state& map, const float* x, float* x_work) {
 
 // Random Maclaurin: out[j] = w_j * prod_{k in group j} (s_k * t[k]); accumulated in the accumulator.
 void product_segment(const map_state& map, const fmt::feature_segment& s, const float* t, float* out) {
-    const std::uint32_t* g = map.groups + s.group_index;
+    const std::uint32_t* g = map.view<section::groups>().data + s.group_index;
+    const float* scales = map.view<section::scales>().data;
+    const float* weights = map.view<section::weights>().data;
     for (std::uint32_t j = 0; j < s.arg_count; ++j) {
         accumulator p = 1;
         for (std::uint32_t k = g[j]; k < g[j + 1]; ++k) {
-            const accumulator scale = s.scale_index == fmt::no_index ? s.scale : map.scales[s.scale_index + k];
+            const accumulator scale = s.scale_index == fmt::no_index ? s.scale : scales[s.scale_index + k];
             p *= scale * accumulator(t[k]);
         }
         accumulator w = s.weight;
-        if (s.weight_index != fmt::no_index) w *= map.weights[s.weight_index + j];
+        if (s.weight_index != fmt::no_index) w *= weights[s.weight_index + j];
         out[j] = static_cast<float>(w * p);
     }
 }
 
 // The feature stage for one vector: t (projection_dim) -> out (output_dim).
 void features(const map_state& map, const float* t, float* out) {
-    for (std::uint32_t i = 0; i < map.segment_count; ++i) {
-        const fmt::feature_segment& s = map.segments[i];
+    const section_view<fmt::feature_segment> segments = map.view<section::segments>();
+    const float* scales = map.view<section::scales>().data;
+    const float* weights = map.view<section::weights>().data;
+    const float* phases = map.view<section::phases>().data;
+    for (std::uint64_t i = 0; i < segments.count; ++i) {
+        const fmt::feature_segment& s = segments[i];
         const float* ts = t + s.proj_begin;
         float* out0 = out + s.out_begin;
         const auto kind = static_cast<fmt::nonlinearity>(s.nonlinearity);
@@ -199,26 +208,28 @@ void features(const map_state& map, const float* t, float* out) {
             a.kind = kind;
             a.t = ts;
             a.n = s.proj_count;
-            a.scale = s.scale_index == fmt::no_index ? nullptr : map.scales + s.scale_index + offset;
+            a.scale = s.scale_index == fmt::no_index ? nullptr : scales + s.scale_index + offset;
             a.scale_scalar = s.scale;
-            a.weight = s.weight_index == fmt::no_index ? nullptr : map.weights + s.weight_index + offset;
+            a.weight = s.weight_index == fmt::no_index ? nullptr : weights + s.weight_index + offset;
             a.weight_scalar = s.weight;
-            a.phase = s.phase_index == fmt::no_index ? nullptr : map.phases + s.phase_index + offset;
+            a.phase = s.phase_index == fmt::no_index ? nullptr : phases + s.phase_index + offset;
             a.out0 = out0 + offset;
             a.out1 = two_blocks ? out0 + s.arg_count + offset : nullptr;
             map.kernels->features(a);
         }
     }
-    if (map.constant_count != 0) {
-        std::memcpy(out + (map.meta->output_dim - map.constant_count), map.constants,
-                    std::size_t(map.constant_count) * sizeof(float));
+    const section_view<float> constants = map.view<section::constants>();
+    if (constants.count != 0) {
+        std::memcpy(out + (map.meta->output_dim - constants.count), constants.data,
+                    std::size_t(constants.count) * sizeof(float));
     }
 }
 
 // Whether pre-processing would copy x unchanged (no PREP, normalisation, padding or appended value).
 bool preprocess_is_copy(const map_state& map) {
     const fmt::map_meta& m = *map.meta;
-    return map.prep == nullptr && (m.flags & fmt::meta_flag_normalize_input) == 0 && m.work_dim == m.input_dim &&
+    return !map.view<section::preprocess>().present() && (m.flags & fmt::meta_flag_normalize_input) == 0 &&
+           m.work_dim == m.input_dim &&
            m.input_append == 0.0;
 }
 
@@ -226,7 +237,7 @@ bool preprocess_is_copy(const map_state& map) {
 bool input_finite(const map_state& map, const float* x) {
     const std::uint32_t d = map.meta->input_dim;
     if (!all_finite(x, d)) return false;
-    if (map.prep == nullptr) return true;
+    if (!map.view<section::preprocess>().present()) return true;
     bool finite = true;
     for (std::uint32_t i = 0; i < d; ++i) finite &= std::isfinite(shifted_scaled(map, x, i));
     return finite;

@@ -1,13 +1,13 @@
 // Container-level verification of a .kfm buffer: header fields, header CRC, section table geometry,
 // dtypes and sizes, zero padding between and after sections, per-section CRC-32C, element rules, and
 // which sections the projection may carry, all driven by the section table (section_table.hpp). Every offset and
-// size test goes through runtime/checked.hpp so untrusted values cannot overflow.
+// size test goes through format/checked.hpp so untrusted values cannot overflow.
 #include <cmath>
 #include <cstring>
 
-#include "runtime/checked.hpp"
-#include "runtime/crc32c.hpp"
-#include "runtime/section_table.hpp"
+#include "format/checked.hpp"
+#include "format/crc32c.hpp"
+#include "format/section_table.hpp"
 #include "runtime/verify.hpp"
 
 namespace kfm::detail {
@@ -114,8 +114,8 @@ status verify_container(const std::uint8_t* bytes, std::size_t size, map_state* 
             if (h.version_minor <= fmt::version_minor) return status::bad_section_table;
         } else {
             if (static_cast<std::uint32_t>(known->type) != e.dtype) return status::bad_section_table;
-            if (section_since_minor(e.tag) > h.version_minor) return status::bad_section_table;
-            const std::size_t k = section_index(known);
+            if (known->since_minor > h.version_minor) return status::bad_section_table;
+            const std::size_t k = static_cast<std::size_t>(known->id);
             if (seen[k]) return status::missing_section;
             seen[k] = true;
         }
@@ -138,9 +138,10 @@ status verify_container(const std::uint8_t* bytes, std::size_t size, map_state* 
     }
 
     // META (one record) and SEGS are required by every map; the rest depends on the projection kind.
-    if (!seen[section_index(find_section(fmt::tag::meta))] || !seen[section_index(find_section(fmt::tag::segments))])
+    if (!seen[static_cast<std::size_t>(section::meta)] || !seen[static_cast<std::size_t>(section::segments)])
         return status::missing_section;
     map_state s;
+    s.attach_file(bytes);
     for (std::uint32_t i = 0; i < h.section_count; ++i) {
         const fmt::section_entry& e = table[i];
         const section_row* row = find_section(e.tag);
@@ -148,7 +149,7 @@ status verify_container(const std::uint8_t* bytes, std::size_t size, map_state* 
         if (e.tag == fmt::tag::meta && e.count != 1) return status::bad_section_size;
         if (e.tag == fmt::tag::segments && (e.count == 0 || e.count > UINT32_MAX)) return status::bad_section_size;
         if (!elements_ok(*row, bytes + e.offset, e.count)) return status::bad_parameter_value;
-        row->attach(s, bytes + e.offset, e.count);
+        s.attach(row->id, bytes + e.offset, i);
     }
     // Only the sections the map's projection reads (an unknown projection is reported by verify_map).
     const std::uint32_t kind = s.meta->projection;

@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "kernels/nonlinearity_selection.hpp"
-#include "runtime/checked.hpp"
+#include "format/checked.hpp"
 #include "runtime/projection.hpp"
 #include "runtime/verify.hpp"
 
@@ -48,10 +48,10 @@ status check_kernel(const map_state& v) {
         default: return status::unknown_kernel;
     }
     // kernel_params holds mixture_count weights then mixture_count sigmas (and nothing otherwise).
-    if (v.kernel_param_count != 2ull * m.mixture_count) return status::bad_section_size;
+    if (v.view<section::kernel_params>().count != 2ull * m.mixture_count) return status::bad_section_size;
     for (std::uint32_t i = 0; i < m.mixture_count; ++i) {
-        const double c = v.kernel_params[i];
-        const double sigma = v.kernel_params[m.mixture_count + i];
+        const double c = v.view<section::kernel_params>()[i];
+        const double sigma = v.view<section::kernel_params>()[m.mixture_count + i];
         if (!std::isfinite(c) || !std::isfinite(sigma) || !(sigma > 0.0)) return status::bad_parameter_value;
     }
     return status::ok;
@@ -81,7 +81,7 @@ status check_meta(const map_state& v) {
 
 // The constants fit the outputs (their values are finite: the section table's element rule).
 status check_constants(const map_state& v) {
-    return v.constant_count > v.meta->output_dim ? status::bad_section_size : status::ok;
+    return v.view<section::constants>().count > v.meta->output_dim ? status::bad_section_size : status::ok;
 }
 
 // [index, index + n) inside a section of `count` elements (no_index: nothing to check).
@@ -105,9 +105,9 @@ bool fits_convention(fmt::nonlinearity k, std::uint32_t convention) {
 // A product segment's group offsets: arg_count + 1 non-decreasing offsets inside [0, proj_count].
 status check_groups(const map_state& v, const fmt::feature_segment& s) {
     if (s.group_index == fmt::no_index) return status::missing_section;
-    if (!range_inside(s.group_index, std::uint64_t(s.arg_count) + 1, v.group_count))
+    if (!range_inside(s.group_index, std::uint64_t(s.arg_count) + 1, v.view<section::groups>().count))
         return status::index_out_of_range;
-    const std::uint32_t* g = v.groups + s.group_index;
+    const std::uint32_t* g = v.view<section::groups>().data + s.group_index;
     for (std::uint32_t j = 0; j < s.arg_count; ++j)
         if (g[j] > g[j + 1]) return status::index_out_of_range;
     if (g[s.arg_count] > s.proj_count) return status::index_out_of_range;
@@ -138,12 +138,12 @@ status check_segment(const map_state& v, const fmt::feature_segment& s, std::uin
 
     // Per-argument arrays. A product segment scales each projection and weights each output.
     const std::uint64_t scale_n = product ? s.proj_count : s.arg_count;
-    if (!index_range_ok(s.scale_index, scale_n, v.scale_count) ||
-        !index_range_ok(s.weight_index, s.arg_count, v.weight_count))
+    if (!index_range_ok(s.scale_index, scale_n, v.view<section::scales>().count) ||
+        !index_range_ok(s.weight_index, s.arg_count, v.view<section::weights>().count))
         return status::index_out_of_range;
     const bool wants_phase = kind == fmt::nonlinearity::cos_phase;
     if (wants_phase != (s.phase_index != fmt::no_index)) return status::bad_meta;
-    if (!index_range_ok(s.phase_index, s.arg_count, v.phase_count)) return status::index_out_of_range;
+    if (!index_range_ok(s.phase_index, s.arg_count, v.view<section::phases>().count)) return status::index_out_of_range;
     if (product) return check_groups(v, s);
     if (s.group_index != fmt::no_index) return status::bad_meta;
     return status::ok;
@@ -151,11 +151,12 @@ status check_segment(const map_state& v, const fmt::feature_segment& s, std::uin
 
 status check_segments(const map_state& v) {
     // Segments tile [0, output_dim - constant_count) in order; the constants fill the rest.
-    const std::uint64_t feature_end = v.meta->output_dim - v.constant_count;
+    const std::uint64_t feature_end = v.meta->output_dim - v.view<section::constants>().count;
     std::uint64_t cursor = 0;
-    for (std::uint32_t i = 0; i < v.segment_count; ++i) {
+    const section_view<fmt::feature_segment> segments = v.view<section::segments>();
+    for (std::uint64_t i = 0; i < segments.count; ++i) {
         std::uint64_t end = 0;
-        if (status s = check_segment(v, v.segments[i], cursor, &end); s != status::ok) return s;
+        if (status s = check_segment(v, segments[i], cursor, &end); s != status::ok) return s;
         if (end > feature_end) return status::index_out_of_range;
         cursor = end;
     }

@@ -1,7 +1,7 @@
 // Verification of the optional model sections (format minor 1): input pre-processing (PREP), and the
 // linear head (TASK, HEAD or the int8 head HDI8 + HSCL of minor 3, BIAS, LABL). The container already checked dtypes, CRCs and that every float
 // is finite; this checks sizes against the map's dimensions and the task, and the value domains.
-#include "runtime/checked.hpp"
+#include "format/checked.hpp"
 #include "runtime/verify.hpp"
 
 namespace kfm::detail {
@@ -11,11 +11,12 @@ namespace fmt = kfm::format;
 
 // PREP: input_dim shifts then input_dim scales, every scale nonzero (a zero scale would erase an input).
 status check_preprocess(const map_state& v) {
-    if (v.prep == nullptr) return status::ok;
+    const section_view<float> prep = v.view<section::preprocess>();
+    if (!prep.present()) return status::ok;
     const std::uint32_t d = v.meta->input_dim;
-    if (v.prep_count != 2ull * d) return status::bad_section_size;
+    if (prep.count != 2ull * d) return status::bad_section_size;
     for (std::uint32_t i = 0; i < d; ++i)
-        if (v.prep[d + i] == 0.0f) return status::bad_parameter_value;
+        if (prep[d + i] == 0.0f) return status::bad_parameter_value;
     return status::ok;
 }
 
@@ -39,38 +40,44 @@ bool task_consistent(const fmt::model_task& t) {
 // The int8 head's weights: k x D of them, and one scale per output, every scale nonzero (finite is the
 // container's element rule).
 status check_int8_head(const map_state& v, std::uint64_t weights, std::uint32_t k) {
-    if (v.head_int8_count != weights || v.head_scale_count != k) return status::bad_section_size;
+    const section_view<float> scales = v.view<section::head_scales>();
+    if (v.view<section::head_int8>().count != weights || scales.count != k) return status::bad_section_size;
     for (std::uint32_t j = 0; j < k; ++j)
-        if (v.head_scales[j] == 0.0f) return status::bad_parameter_value;
+        if (scales[j] == 0.0f) return status::bad_parameter_value;
     return status::ok;
 }
 
 status check_head(const map_state& v) {
-    const bool int8 = v.head_int8 != nullptr || v.head_scales != nullptr;
-    const bool any = v.task != nullptr || v.head != nullptr || int8 || v.bias != nullptr || v.labels != nullptr;
+    const auto task = v.view<section::task>();
+    const auto head = v.view<section::head>();
+    const auto bias = v.view<section::bias>();
+    const auto labels = v.view<section::labels>();
+    const bool int8 = v.view<section::head_int8>().present() || v.view<section::head_scales>().present();
+    const bool any = task.present() || head.present() || int8 || bias.present() || labels.present();
     if (!any) return status::ok;
     // TASK, the weights (HEAD, or HDI8 with HSCL) and BIAS come together; LABL only with them.
-    if (v.head != nullptr && int8) return status::bad_model;
-    const bool weights_present = v.head != nullptr || (v.head_int8 != nullptr && v.head_scales != nullptr);
-    if (v.task == nullptr || !weights_present || v.bias == nullptr) return status::missing_section;
-    if (v.task_count != 1) return status::bad_section_size;
-    const fmt::model_task& t = *v.task;
+    if (head.present() && int8) return status::bad_model;
+    const bool weights_present =
+        head.present() || (v.view<section::head_int8>().present() && v.view<section::head_scales>().present());
+    if (!task.present() || !weights_present || !bias.present()) return status::missing_section;
+    if (task.count != 1) return status::bad_section_size;
+    const fmt::model_task& t = task[0];
     if (!reserved_zero(t) || !task_consistent(t)) return status::bad_model;
     if (t.output_count > max_dim) return status::bad_model;
     std::uint64_t weights = 0;
     if (!checked_mul(t.output_count, v.meta->output_dim, &weights)) return status::bad_section_size;
     if (int8) {
         if (status s = check_int8_head(v, weights, t.output_count); s != status::ok) return s;
-    } else if (v.head_count != weights) {
+    } else if (head.count != weights) {
         return status::bad_section_size;
     }
-    if (v.bias_count != t.output_count) return status::bad_section_size;
+    if (bias.count != t.output_count) return status::bad_section_size;
     // Labels exactly when classifying, one per class, strictly increasing (hence distinct, checked in O(k)).
-    if (t.class_count == 0) return v.labels == nullptr ? status::ok : status::bad_model;
-    if (v.labels == nullptr) return status::missing_section;
-    if (v.label_count != t.class_count) return status::bad_section_size;
-    for (std::uint64_t i = 1; i < v.label_count; ++i)
-        if (!(v.labels[i - 1] < v.labels[i])) return status::bad_model;
+    if (t.class_count == 0) return !labels.present() ? status::ok : status::bad_model;
+    if (!labels.present()) return status::missing_section;
+    if (labels.count != t.class_count) return status::bad_section_size;
+    for (std::uint64_t i = 1; i < labels.count; ++i)
+        if (!(labels[i - 1] < labels[i])) return status::bad_model;
     return status::ok;
 }
 

@@ -1,6 +1,7 @@
 // Work model and cost bound of a transform (see the header).
 #include "runtime/work_bound.hpp"
 
+#include "format/bits.hpp"
 #include "runtime/projection.hpp"
 
 namespace kfm::detail {
@@ -9,9 +10,10 @@ namespace {
 namespace fmt = kfm::format;
 
 std::uint64_t feature_work(const map_state& map) {
-    std::uint64_t work = map.constant_count;
-    for (std::uint32_t i = 0; i < map.segment_count; ++i) {
-        const fmt::feature_segment& s = map.segments[i];
+    std::uint64_t work = map.view<section::constants>().count;
+    const section_view<fmt::feature_segment> segments = map.view<section::segments>();
+    for (std::uint64_t i = 0; i < segments.count; ++i) {
+        const fmt::feature_segment& s = segments[i];
         // Products read each projection of their groups once (the offsets are non-decreasing in [0, proj_count]).
         if (s.nonlinearity == static_cast<std::uint32_t>(fmt::nonlinearity::product))
             work += 2 * std::uint64_t(s.arg_count) + s.proj_count;

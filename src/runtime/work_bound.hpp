@@ -4,7 +4,7 @@
 #pragma once
 #include <cstdint>
 
-#include "runtime/bits.hpp"
+#include "format/bits.hpp"
 #include "runtime/map_state.hpp"
 
 namespace kfm::detail {

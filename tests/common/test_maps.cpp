@@ -9,7 +9,7 @@
 #include <string>
 
 #include "offline/sampling/random.hpp"
-#include "runtime/crc32c.hpp"
+#include "format/crc32c.hpp"
 
 namespace kfm::test {
 namespace {

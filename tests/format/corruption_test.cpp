@@ -16,7 +16,7 @@
 #include "common/test_maps.hpp"
 #include "common/test_models.hpp"
 #include "offline/sampling/random.hpp"
-#include "runtime/section_table.hpp"
+#include "format/section_table.hpp"
 
 namespace fmt = kfm::format;
 using kfm::status;

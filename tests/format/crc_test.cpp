@@ -4,7 +4,7 @@
 #include <cstring>
 #include <vector>
 
-#include "runtime/crc32c.hpp"
+#include "format/crc32c.hpp"
 
 using kfm::detail::crc32c;
 

@@ -16,6 +16,7 @@
 namespace fmt = kfm::format;
 using kfm::status;
 using namespace kfm::test;
+using kfm::detail::section;
 
 namespace {
 
@@ -92,16 +93,16 @@ TEST_CASE("model sections: every one round-trips and the accessors read it back"
         CHECK(m.has_preprocessing());
 
         const kfm::detail::map_state& s = *kfm::detail::state_of(m);
-        REQUIRE(s.prep_count == 2u * spec.input_dim);
+        REQUIRE(s.view<section::preprocess>().count == 2u * spec.input_dim);
         for (std::uint32_t i = 0; i < spec.input_dim; ++i) {
-            CHECK(s.prep[i] == scaling.shift[i]);
-            CHECK(s.prep[spec.input_dim + i] == scaling.scale[i]);
+            CHECK(s.view<section::preprocess>().data[i] == scaling.shift[i]);
+            CHECK(s.view<section::preprocess>().data[spec.input_dim + i] == scaling.scale[i]);
         }
-        REQUIRE(s.head_count == head.weights.size());
-        CHECK(std::memcmp(s.head, head.weights.data(), head.weights.size() * sizeof(float)) == 0);
-        REQUIRE(s.bias_count == head.bias.size());
-        CHECK(std::memcmp(s.bias, head.bias.data(), head.bias.size() * sizeof(float)) == 0);
-        CHECK(s.label_count == head.labels.size());
+        REQUIRE(s.view<section::head>().count == head.weights.size());
+        CHECK(std::memcmp(s.view<section::head>().data, head.weights.data(), head.weights.size() * sizeof(float)) == 0);
+        REQUIRE(s.view<section::bias>().count == head.bias.size());
+        CHECK(std::memcmp(s.view<section::bias>().data, head.bias.data(), head.bias.size() * sizeof(float)) == 0);
+        CHECK(s.view<section::labels>().count == head.labels.size());
 
         // map_part gives back the map without its model, which is a minor-0 file again.
         const auto plain = kfm::offline::map_part(bytes.data(), bytes.size());
@@ -333,13 +334,13 @@ TEST_CASE("int8 head: round-trips, is stamped 1.3 (an f32 head still 1.1), and a
     const file_buffer buffer(bytes);
     REQUIRE(kfm::open(buffer.data(), buffer.size(), &m, kfm::isa::scalar) == status::ok);
     const auto& s = *kfm::detail::state_of(m);
-    CHECK(s.head == nullptr);
+    CHECK(s.view<section::head>().data == nullptr);
     const auto head = make_test_head(make_dense_map(dense_spec{}), fmt::task_kind::multiclass, 3);
     const auto q = kfm::offline::quantize_head(head.weights, 3);
-    REQUIRE(s.head_int8_count == q.weights.size());
-    CHECK(std::memcmp(s.head_int8, q.weights.data(), q.weights.size()) == 0);
-    REQUIRE(s.head_scale_count == 3);
-    CHECK(std::memcmp(s.head_scales, q.scales.data(), 3 * sizeof(float)) == 0);
+    REQUIRE(s.view<section::head_int8>().count == q.weights.size());
+    CHECK(std::memcmp(s.view<section::head_int8>().data, q.weights.data(), q.weights.size()) == 0);
+    REQUIRE(s.view<section::head_scales>().count == 3);
+    CHECK(std::memcmp(s.view<section::head_scales>().data, q.scales.data(), 3 * sizeof(float)) == 0);
 
     // The file as a 1.2 writer would have stamped it: HDI8 and HSCL are not 1.2 sections.
     auto older = bytes;

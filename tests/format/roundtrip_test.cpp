@@ -12,9 +12,13 @@
 #include <iterator>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
+#include "common/builder_configs.hpp"
 #include "common/test_maps.hpp"
-#include "runtime/crc32c.hpp"
+#include "common/test_models.hpp"
+#include "format/crc32c.hpp"
+#include "format/section_table.hpp"
 #include "runtime/map_state.hpp"
 
 namespace fmt = kfm::format;
@@ -22,40 +26,71 @@ using namespace kfm::test;
 
 namespace {
 
+namespace detail = kfm::detail;
+
 template <class T>
 bool view_equals(const T* view, std::uint64_t count, const kfm::offline::section& s) {
     return view != nullptr && count == s.count && std::memcmp(view, s.bytes.data(), s.bytes.size()) == 0;
 }
 
-// Every section of `contents` is attached by open, in place, with the count and bytes serialised.
+// The first projection whose bit is set (a private row's first owner).
+constexpr fmt::projection first_projection(std::uint32_t bits) {
+    unsigned p = 0;
+    while (((bits >> p) & 1u) == 0) ++p;
+    return static_cast<fmt::projection>(p);
+}
+
+// Row S's view in an open map, whatever its access (a private row through a projection that owns it).
+template <detail::section S>
+detail::section_view<detail::section_element_t<S>> any_view(const detail::map_state& st) {
+    if constexpr (detail::row_of(S).access == detail::section_access::shared) {
+        return st.view<S>();
+    } else {
+        return st.own_view<first_projection(detail::row_of(S).projections), S>();
+    }
+}
+
+// Row S's view is the serialised section of that tag, in place (count and bytes), or empty when the map
+// has none; META is the meta the contents carry.
+template <detail::section S>
+void check_row(const detail::map_state& st, const kfm::offline::map_contents& contents) {
+    const std::uint32_t tag = detail::row_of(S).tag;
+    INFO("section " << std::string(reinterpret_cast<const char*>(&tag), 4));
+    const auto view = any_view<S>(st);
+    if constexpr (S == detail::section::meta) {
+        CHECK(view.data == st.meta);
+        CHECK(view.count == 1);
+        CHECK(std::memcmp(view.data, &contents.meta, sizeof(fmt::map_meta)) == 0);
+    } else {
+        const kfm::offline::section* serialised = nullptr;
+        for (const auto& s : contents.sections)
+            if (s.tag == tag) serialised = &s;
+        if (serialised != nullptr) {
+            CHECK(view_equals(view.data, view.count, *serialised));
+        } else {
+            CHECK(!view.present());
+            CHECK(view.count == 0);
+        }
+    }
+}
+
+template <std::size_t... Rows>
+void check_every_row(const detail::map_state& st, const kfm::offline::map_contents& contents,
+                     std::index_sequence<Rows...>) {
+    (check_row<static_cast<detail::section>(Rows)>(st, contents), ...);
+}
+
+// Every row of the section table has the view open made of `contents`: the serialised bytes, in place,
+// with their count, and nothing for the sections it lacks.
 void check_round_trip(const kfm::offline::map_contents& contents) {
     const file_buffer buffer(kfm::offline::serialize(contents));
     const kfm::map v = open_or_fail(buffer);
-    const kfm::detail::map_state& st = *kfm::detail::state_of(v);
-    CHECK(std::memcmp(st.meta, &contents.meta, sizeof(fmt::map_meta)) == 0);
+    const detail::map_state& st = *detail::state_of(v);
     CHECK(v.input_dim() == contents.meta.input_dim);
     CHECK(v.output_dim() == contents.meta.output_dim);
     CHECK(v.negative_dim() == contents.meta.negative_dim);
-    for (const auto& s : contents.sections) {
-        INFO("section " << std::string(reinterpret_cast<const char*>(&s.tag), 4));
-        switch (s.tag) {
-            case fmt::tag::segments: CHECK(view_equals(st.segments, st.segment_count, s)); break;
-            case fmt::tag::kernel_params: CHECK(view_equals(st.kernel_params, st.kernel_param_count, s)); break;
-            case fmt::tag::dense: CHECK(view_equals(st.dense, st.dense_count, s)); break;
-            case fmt::tag::scales: CHECK(view_equals(st.scales, st.scale_count, s)); break;
-            case fmt::tag::weights: CHECK(view_equals(st.weights, st.weight_count, s)); break;
-            case fmt::tag::phases: CHECK(view_equals(st.phases, st.phase_count, s)); break;
-            case fmt::tag::constants: CHECK(view_equals(st.constants, st.constant_count, s)); break;
-            case fmt::tag::signs: CHECK(view_equals(st.signs, st.sign_count, s)); break;
-            case fmt::tag::indices: CHECK(view_equals(st.indices, st.index_count, s)); break;
-            case fmt::tag::frequencies: CHECK(view_equals(st.frequencies, st.frequency_count, s)); break;
-            case fmt::tag::twiddles: CHECK(view_equals(st.twiddles, st.twiddle_count, s)); break;
-            case fmt::tag::butterfly: CHECK(view_equals(st.butterfly, st.butterfly_count, s)); break;
-            case fmt::tag::permutation: CHECK(view_equals(st.permutation, st.permutation_count, s)); break;
-            case fmt::tag::groups: CHECK(view_equals(st.groups, st.group_count, s)); break;
-            default: FAIL("unexpected section");
-        }
-    }
+    for (const auto& s : contents.sections) CHECK(detail::find_section(s.tag) != nullptr);
+    check_every_row(st, contents, std::make_index_sequence<detail::section_row_count()>());
     // Views point into the caller's buffer: no copy.
     CHECK(reinterpret_cast<const std::uint8_t*>(st.meta) >= buffer.data());
     CHECK(reinterpret_cast<const std::uint8_t*>(st.meta) < buffer.data() + buffer.size());
@@ -86,6 +121,13 @@ TEST_CASE("round trip: every section view equals what was serialised") {
     check_round_trip(kfm::offline::build_map(built(fmt::method::ssf, fmt::kernel::gaussian, 6, 32)));        // SIGN FREQ TWID
     check_round_trip(kfm::offline::build_map(built(fmt::method::tensorsketch, fmt::kernel::polynomial_sphere, 5, 32)));  // INDX
     check_round_trip(kfm::offline::build_map(built(fmt::method::quadrature, fmt::kernel::gaussian, 5, 48)));  // BFLY PERM
+    // Every method's map (GDIA, LNRM, KIRT among them) and the model sections, f32 and int8 heads.
+    for (const auto& config : builder_configs(5, 40)) {
+        INFO(config.label);
+        check_round_trip(kfm::offline::build_map(config.options));
+    }
+    check_round_trip(make_test_model(dense_spec{}, fmt::task_kind::multiclass, 3));  // PREP TASK HEAD BIAS LABL
+    check_round_trip(make_test_model(dense_spec{}, fmt::task_kind::binary, 1, true, kfm::offline::head_dtype::int8));
 }
 
 TEST_CASE("bit sections are packed LSB first") {
@@ -101,8 +143,8 @@ TEST_CASE("bit sections are packed LSB first") {
     }
     const file_buffer buffer(kfm::offline::serialize(map));
     const kfm::map v = open_or_fail(buffer);
-    CHECK(kfm::detail::state_of(v)->signs[0] == 0x0d);  // bits 0, 2, 3 set, LSB first
-    CHECK(kfm::detail::state_of(v)->signs[1] == 0x01);
+    CHECK(detail::state_of(v)->view<detail::section::signs>()[0] == 0x0d);  // bits 0, 2, 3 set, LSB first
+    CHECK(detail::state_of(v)->view<detail::section::signs>()[1] == 0x01);
 }
 
 TEST_CASE("a section the map's projection does not read is refused") {

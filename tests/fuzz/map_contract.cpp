@@ -10,7 +10,7 @@
 
 #include "kfm/format.hpp"
 #include "kfm/kfm.hpp"
-#include "runtime/crc32c.hpp"
+#include "format/crc32c.hpp"
 #include "runtime/map_state.hpp"
 #include "runtime/work_bound.hpp"
 

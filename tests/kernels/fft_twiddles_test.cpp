@@ -1,4 +1,4 @@
-// The FFT twiddle table (kernels/fft_twiddles.cpp) is computed with integers only. Every entry of every
+// The FFT twiddle table (format/fft_twiddles.cpp) is computed with integers only. Every entry of every
 // table size must equal what libm's double cos and sin, rounded to float, give for the same angle: then the
 // builders write the same bytes, and open accepts and refuses the same tables, with or without a
 // double-precision libm (the firmware profile, docs/embedding.md "Microcontrollers").
@@ -9,7 +9,8 @@
 #include <cstring>
 #include <vector>
 
-#include "kernels/fft_layout.hpp"
+#include "format/fft_layout.hpp"
+#include "format/fft_twiddles.hpp"
 #include "kernels/kernel_table.hpp"
 
 namespace {

@@ -6,8 +6,10 @@
 #include <vector>
 
 #include "common/isa_coverage.hpp"
+#include "format/fft_twiddles.hpp"
 #include "kernel_reference.hpp"
 #include "kernels/kernel_table.hpp"
+#include "runtime/isa_registry.hpp"
 
 namespace kfm_test {
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/kernel_table.hpp"
+#include "runtime/isa_registry.hpp"
 #include "offline/sampling/random.hpp"
 #include "offline/methods/sections.hpp"
 

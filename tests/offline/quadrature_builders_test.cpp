@@ -18,7 +18,7 @@
 #include "offline/sampling/radial_laws.hpp"
 #include "offline/sampling/random.hpp"
 #include "offline/methods/quadrature/simplex.hpp"
-#include "runtime/bits.hpp"
+#include "format/bits.hpp"
 
 using namespace kfm;
 using namespace kfm::offline;

@@ -16,6 +16,7 @@
 using kfm::format::kernel;
 using kfm::format::method;
 using kfm::offline::build_options;
+using kfm::detail::section;
 
 namespace {
 
@@ -96,10 +97,10 @@ TEST_CASE("metadata: output dimension, convention, kernel parameters and seed ar
     auto p = kfm::test::map_from_options(o);
     CHECK(p.output_dim() == 7);
     CHECK(p.state().meta->output_convention == unsigned(kfm::format::output_convention::cos_phase));
-    REQUIRE(p.state().phase_count == 7);
+    REQUIRE(p.state().view<section::phases>().count == 7);
     for (unsigned i = 0; i < 7; ++i) {
-        CHECK(p.state().phases[i] >= 0.0f);
-        CHECK(p.state().phases[i] <= 6.2831855f);
+        CHECK(p.state().view<section::phases>().data[i] >= 0.0f);
+        CHECK(p.state().view<section::phases>().data[i] <= 6.2831855f);
     }
 
     o = options(method::orf, kernel::arccos, 5, 7);
@@ -116,7 +117,7 @@ TEST_CASE("ORF rows are orthogonal within each block of d and the last block is 
     const unsigned d = 6;
     auto o = options(method::orf, kernel::gaussian, d, 2 * 15);  // 15 projections: blocks of 6, 6, 3
     auto m = kfm::test::map_from_options(o);
-    const float* w = m.state().dense;
+    const float* w = m.state().view<section::dense>().data;
     REQUIRE(m.state().meta->projection_dim == 15);
     double worst = 0.0, smallest_norm = 1e300;
     for (unsigned i = 0; i < 15; ++i)
@@ -141,19 +142,21 @@ TEST_CASE("runtime output equals the dense reference computed in double") {
         auto m = kfm::test::map_from_options(o);
         const auto& v = m.view();
         const auto& vs = m.state();
+        const float* dense = vs.view<section::dense>().data;
+        const float* phases = vs.view<section::phases>().data;
         const unsigned P = vs.meta->projection_dim, D = vs.meta->output_dim;
         const auto phi = kfm::offline::map_rows(v, x.data(), 5, d);
         double worst = 0.0;
         for (unsigned r = 0; r < 5; ++r)
             for (unsigned i = 0; i < P; ++i) {
                 double t = 0.0;
-                for (unsigned k = 0; k < d; ++k) t += double(vs.dense[i * d + k]) * x[r * d + k];
+                for (unsigned k = 0; k < d; ++k) t += double(dense[i * d + k]) * x[r * d + k];
                 std::vector<std::pair<unsigned, double>> expect;
                 if (c.k == kernel::gaussian && c.m != method::rff_phase) {
                     const double w = std::sqrt(2.0 / D);
                     expect = {{i, w * std::cos(t)}, {P + i, w * std::sin(t)}};
                 } else if (c.k == kernel::gaussian) {
-                    expect = {{i, std::sqrt(2.0 / D) * std::cos(t + double(vs.phases[i]))}};
+                    expect = {{i, std::sqrt(2.0 / D) * std::cos(t + double(phases[i]))}};
                 } else {
                     const double pos = t > 0 ? t : 0.0;
                     const double f = c.order == 0 ? (t > 0 ? 1.0 : 0.0) : (c.order == 1 ? pos : pos * pos);
@@ -173,10 +176,11 @@ TEST_CASE("gaussian row norms follow chi(d)/sigma: E|w|^2 = d / sigma^2 for rff 
         auto o = options(m, kernel::gaussian, d, 2 * 4000);
         auto map = kfm::test::map_from_options(o);
         const auto& vs = map.state();
+        const float* dense = vs.view<section::dense>().data;
         std::vector<double> sq;
         for (unsigned i = 0; i < vs.meta->projection_dim; ++i) {
             double s = 0.0;
-            for (unsigned k = 0; k < d; ++k) s += double(vs.dense[i * d + k]) * vs.dense[i * d + k];
+            for (unsigned k = 0; k < d; ++k) s += double(dense[i * d + k]) * dense[i * d + k];
             sq.push_back(s);
         }
         CHECK(kfm::test::mean_with_ci(sq, 0.9999).contains(d / (1.5 * 1.5)));

@@ -30,13 +30,15 @@ kfm::offline::build_options sketch_options(unsigned d, unsigned D, unsigned p, s
 // Direct sum over all (work_dim)^p index tuples, in double, from the map's own hashes and signs.
 std::vector<double> explicit_sketch(const kfm::map& map, const std::vector<float>& x) {
     const auto& m = *kfm::detail::state_of(map)->meta;
+    const std::uint8_t* signs = kfm::detail::state_of(map)->view<kfm::detail::section::signs>().data;
+    const std::uint32_t* indices = kfm::detail::state_of(map)->view<kfm::detail::section::indices>().data;
     const unsigned w = m.work_dim, p = m.block_count, D = m.block_size;
     std::vector<double> xw(w, 0.0);
     double norm = 0;
     for (float v : x) norm += double(v) * v;
     for (unsigned i = 0; i < m.input_dim; ++i) xw[i] = x[i] / std::sqrt(norm);
     xw[m.input_dim] = m.input_append;
-    auto sign = [&](std::size_t bit) { return ((kfm::detail::state_of(map)->signs[bit >> 3] >> (bit & 7)) & 1u) ? -1.0 : 1.0; };
+    auto sign = [&](std::size_t bit) { return ((signs[bit >> 3] >> (bit & 7)) & 1u) ? -1.0 : 1.0; };
     std::vector<double> out(D, 0.0);
     std::vector<unsigned> idx(p, 0);
     for (;;) {
@@ -45,7 +47,7 @@ std::vector<double> explicit_sketch(const kfm::map& map, const std::vector<float
         for (unsigned k = 0; k < p; ++k) {
             const std::size_t e = std::size_t(k) * w + idx[k];
             v *= sign(e) * xw[idx[k]];
-            bucket = (bucket + kfm::detail::state_of(map)->indices[e]) % D;
+            bucket = (bucket + indices[e]) % D;
         }
         out[bucket] += v;
         unsigned k = 0;

@@ -15,10 +15,11 @@
 #include "offline/sampling/random.hpp"
 #include "offline/methods/quadrature/simplex.hpp"
 #include "runtime/projection.hpp"
-#include "runtime/bits.hpp"
+#include "format/bits.hpp"
 #include "runtime/map_state.hpp"
 
 using namespace kfm;
+using kfm::detail::section;
 
 namespace {
 
@@ -127,12 +128,14 @@ TEST_CASE("butterfly_simplex: the runtime network is orthogonal (Q^T Q = I) and 
             CAPTURE(d);
             const map view = test::open_or_fail(x, i);
             const detail::map_state& st = *detail::state_of(view);
+            const float* angles = st.own_view<kfm::format::projection::butterfly_simplex, section::butterfly>().data;
+            const std::uint32_t* perm = st.view<section::permutation>().data;
             // Columns of M from unit vectors through the kernel, then M^T M = I.
             std::vector<float> m(std::size_t(d) * d), scratch(d);
             for (unsigned c = 0; c < d; ++c) {
                 float* col = m.data() + std::size_t(c) * d;
                 col[c] = 1.0f;
-                st.kernels->butterfly(col, d, detail::ceil_log2(d), st.butterfly, st.permutation, st.meta->repeats, false,
+                st.kernels->butterfly(col, d, detail::ceil_log2(d), angles, perm, st.meta->repeats, false,
                                       scratch.data());
             }
             double worst = 0.0;
@@ -169,8 +172,10 @@ TEST_CASE("butterfly_simplex: the simplex stage equals V^T (M x) in double, also
             CAPTURE(std::string(isa_name(i)));
             const map view = test::open_or_fail(x, i);
             const detail::map_state& st = *detail::state_of(view);
+            const float* angles = st.own_view<kfm::format::projection::butterfly_simplex, section::butterfly>().data;
+            const std::uint32_t* perm = st.view<section::permutation>().data;
             std::vector<float> y(in), scratch(d);
-            st.kernels->butterfly(y.data(), d, detail::ceil_log2(d), st.butterfly, st.permutation, st.meta->repeats, false,
+            st.kernels->butterfly(y.data(), d, detail::ceil_log2(d), angles, perm, st.meta->repeats, false,
                                   scratch.data());
             std::vector<double> t_ref(d + 1);
             double below = 0.0;

@@ -192,7 +192,7 @@ TEST_CASE("ssf transform: the feature stage on top of the projection (midpoint, 
     const auto v = dense_v(map);
     const std::uint32_t p = map.meta.projection_dim, w = map.meta.work_dim;
     for (std::uint32_t j = 0; j < 2; ++j) {
-        const auto& seg = kfm::detail::state_of(view)->segments[j];
+        const auto& seg = kfm::detail::state_of(view)->view<kfm::detail::section::segments>()[j];
         for (std::uint32_t i = 0; i < p; ++i) {
             double t = 0.0;
             for (std::uint32_t c = 0; c < 9; ++c) t += v[std::size_t(i) * w + c] * x[c];

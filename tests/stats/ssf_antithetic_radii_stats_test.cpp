@@ -17,6 +17,7 @@
 
 namespace fmt = kfm::format;
 using namespace kfm::test;
+using kfm::detail::section;
 
 namespace {
 
@@ -49,10 +50,11 @@ TEST_CASE("ssf antithetic radii: unbiased for E[cos(r a)], r ~ chi(2m)") {
                 o.sweeps = 0;
                 const opened_map map = map_from_options(o);
                 const auto& vs = map.state();
+                const float* scales = vs.view<section::scales>().data;
                 const std::uint32_t p = vs.meta->projection_dim;
-                REQUIRE(vs.scale_count == 2ull * p);
+                REQUIRE(vs.view<section::scales>().count == 2ull * p);
                 for (std::uint32_t i = 0; i < p; ++i)
-                    draws.push_back(0.5 * (std::cos(vs.scales[i] * sigma * a) + std::cos(vs.scales[p + i] * sigma * a)));
+                    draws.push_back(0.5 * (std::cos(scales[i] * sigma * a) + std::cos(scales[p + i] * sigma * a)));
             }
         }
         const double exact = chi_cos_mean(d, a);
@@ -159,12 +161,13 @@ TEST_CASE("ssf matern and rational-quadratic radii follow the kernel's radial la
             o.sweeps = 0;
             const opened_map map = map_from_options(o);
             const auto& vs = map.state();
+            const float* scales = vs.view<section::scales>().data;
             REQUIRE(vs.meta->work_dim == work_dim);
             REQUIRE(vs.meta->method_flags == fmt::method_flag_ssf_stratified_radii);
-            REQUIRE(vs.scale_count == vs.meta->projection_dim);
+            REQUIRE(vs.view<section::scales>().count == vs.meta->projection_dim);
             const std::size_t first = radii.size();
-            for (std::uint32_t i = 0; i < vs.scale_count; ++i) radii.push_back(double(vs.scales[i]) * length);
-            const double p = double(vs.scale_count);
+            for (std::uint32_t i = 0; i < vs.view<section::scales>().count; ++i) radii.push_back(double(scales[i]) * length);
+            const double p = double(vs.view<section::scales>().count);
             for (double q : {0.1, 0.3, 0.5, 0.7, 0.9}) {
                 const double cut = double(float(kfm::offline::radial_quantile(k, work_dim, q) / length)) * length;
                 double below = 0;

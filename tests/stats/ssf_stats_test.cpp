@@ -17,6 +17,7 @@
 
 namespace fmt = kfm::format;
 using namespace kfm::test;
+using kfm::detail::section;
 
 namespace {
 
@@ -49,11 +50,12 @@ TEST_CASE("ssf shifted radial rule is unbiased; the midpoint rule is not") {
             o.sweeps = 0;
             const opened_map map = map_from_options(o);
         const auto& vs = map.state();
+        const float* scales = vs.view<section::scales>().data;
             const std::uint32_t p = vs.meta->projection_dim;
-            REQUIRE(vs.scale_count == std::uint64_t(radial) * p);
+            REQUIRE(vs.view<section::scales>().count == std::uint64_t(radial) * p);
             for (std::uint32_t i = 0; i < p; ++i) {
                 double mean = 0.0;
-                for (unsigned j = 0; j < radial; ++j) mean += std::cos(vs.scales[std::size_t(j) * p + i] * sigma * a);
+                for (unsigned j = 0; j < radial; ++j) mean += std::cos(scales[std::size_t(j) * p + i] * sigma * a);
                 draws.push_back(mean / radial);
             }
         }
@@ -67,7 +69,7 @@ TEST_CASE("ssf shifted radial rule is unbiased; the midpoint rule is not") {
         o.sweeps = 0;
         const opened_map mid = map_from_options(o);
         double midpoint = 0.0;
-        for (unsigned j = 0; j < radial; ++j) midpoint += std::cos(mid.state().segments[j].scale * sigma * a);
+        for (unsigned j = 0; j < radial; ++j) midpoint += std::cos(mid.state().view<section::segments>()[j].scale * sigma * a);
         midpoint /= radial;
         MESSAGE("a " << a << ": midpoint " << midpoint << " (bias " << midpoint - exact << ")");
         if (a >= 1.0) CHECK(std::abs(midpoint - exact) > ci.half_width);  // the interval can see the bias
@@ -82,7 +84,7 @@ TEST_CASE("ssf arc-cosine constant C_b: Monte Carlo over uniform directions matc
         auto o = ssf_options(d, 512, fmt::kernel::arccos, 3);
         o.kernel.order = order;
         const opened_map map = map_from_options(o);
-        const auto& seg = map.state().segments[0];
+        const auto& seg = map.state().view<section::segments>()[0];
         const unsigned w = map.state().meta->work_dim, p = map.state().meta->projection_dim;
         const double c_b = 2.0 * p * double(seg.weight) * seg.weight;  // weight = sqrt(C_b / (2P))
         auto theta = [&](double u) { return u <= 0.0 ? 0.0 : order == 0 ? 1.0 : std::pow(u, order); };

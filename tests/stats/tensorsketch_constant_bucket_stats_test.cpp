@@ -10,6 +10,7 @@
 #include "kfm/offline.hpp"
 
 using kfm::offline::build_options;
+using kfm::detail::section;
 
 namespace {
 
@@ -33,13 +34,13 @@ TEST_CASE("tensorsketch: no input coordinate shares the constant's bucket; the i
         for (std::uint64_t seed : {1u, 2u, 3u}) {
             const auto map = kfm::test::map_from_options(sketch_options(d, D, degree, seed));
             const auto& s = map.state();
-            REQUIRE(s.index_count == std::size_t(degree) * (d + 1));
+            REQUIRE(s.view<section::indices>().count == std::size_t(degree) * (d + 1));
             for (unsigned k = 0; k < degree; ++k) {
-                const std::uint32_t constant = s.indices[k * (d + 1) + d];
+                const std::uint32_t constant = s.view<section::indices>().data[k * (d + 1) + d];
                 std::vector<bool> used(D, false);
                 for (unsigned i = 0; i < d; ++i) {
-                    CHECK(s.indices[k * (d + 1) + i] != constant);
-                    used[s.indices[k * (d + 1) + i]] = true;
+                    CHECK(s.view<section::indices>().data[k * (d + 1) + i] != constant);
+                    used[s.view<section::indices>().data[k * (d + 1) + i]] = true;
                 }
                 for (unsigned b = 0; b < D; ++b) CHECK(used[b] == (b != constant));  // 200 draws into 15 buckets
             }

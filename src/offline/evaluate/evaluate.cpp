@@ -39,12 +39,13 @@ kernel_spec kernel_spec_from_map(const kfm::map& map) {
             k.degree = m.kernel_order;
             k.scale = m.kernel_scale;
             break;
-        case format::kernel::delta_gaussian:
-            if (kfm::detail::state_of(map)->kernel_params == nullptr)
-                throw std::invalid_argument("delta-gaussian map without kernel parameters");
-            k.weights.assign(kfm::detail::state_of(map)->kernel_params, kfm::detail::state_of(map)->kernel_params + m.mixture_count);
-            k.sigmas.assign(kfm::detail::state_of(map)->kernel_params + m.mixture_count, kfm::detail::state_of(map)->kernel_params + 2 * m.mixture_count);
+        case format::kernel::delta_gaussian: {
+            const double* params = kfm::detail::state_of(map)->view<kfm::detail::section::kernel_params>().data;
+            if (params == nullptr) throw std::invalid_argument("delta-gaussian map without kernel parameters");
+            k.weights.assign(params, params + m.mixture_count);
+            k.sigmas.assign(params + m.mixture_count, params + 2 * m.mixture_count);
             break;
+        }
         default:
             throw std::invalid_argument("map records an unknown kernel");
     }

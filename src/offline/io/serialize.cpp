@@ -8,8 +8,8 @@
 
 #include "kfm/kfm.hpp"
 #include "kfm/offline.hpp"
-#include "runtime/crc32c.hpp"
-#include "runtime/section_table.hpp"
+#include "format/crc32c.hpp"
+#include "format/section_table.hpp"
 
 namespace kfm::offline {
 namespace {

@@ -1,6 +1,6 @@
 // The method registry (include/kfm/build_registry.hpp): one row per method. Adding a method means its
 // folder under src/offline/methods/, its row here, its builder-hash lines and its tests
-// (docs/architecture.md, "a method", under "How to add ...").
+// (docs/architecture.md, "How to add a method").
 #include "kfm/build_registry.hpp"
 #include "offline/methods/builders.hpp"
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "runtime/bits.hpp"
+#include "format/bits.hpp"
 
 namespace kfm::offline {
 

@@ -14,7 +14,7 @@ namespace kfm::offline {
 inline constexpr unsigned butterfly_repeats = 3;  // (levels, permutation) applied three times, as quffka
 static_assert(butterfly_repeats <= format::max_butterfly_repeats, "kfm::open refuses more repeats");
 
-// d2 = 2^ceil_log2(d) (runtime/bits.hpp) is the network's padded size.
+// d2 = 2^ceil_log2(d) (format/bits.hpp) is the network's padded size.
 // 2*(d2-1) floats: (cos θ_k, sin θ_k) for k = 0..d2-2. The angles come from a generating vector u
 // uniform on S^{d2-1} (Genz): θ_k = atan2(u_k, u_{k+1}). The block of size B = 2h starting at s uses
 // angle k = s+h-1. Angles whose pairs reach past d are stored but never used (those pairs pass through).

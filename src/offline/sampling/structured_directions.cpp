@@ -9,7 +9,7 @@
 
 #include "offline/sampling/butterfly_angles.hpp"
 #include "offline/sampling/random.hpp"
-#include "runtime/bits.hpp"
+#include "format/bits.hpp"
 
 namespace kfm::offline {
 

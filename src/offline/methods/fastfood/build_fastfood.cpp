@@ -13,7 +13,7 @@
 #include "offline/sampling/fourier_kernels.hpp"
 #include "offline/sampling/random.hpp"
 #include "offline/methods/spectral_options.hpp"
-#include "runtime/bits.hpp"
+#include "format/bits.hpp"
 
 namespace kfm::offline {
 

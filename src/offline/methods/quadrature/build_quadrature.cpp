@@ -25,7 +25,7 @@
 #include "offline/methods/sections.hpp"
 #include "offline/methods/quadrature/simplex.hpp"
 #include "offline/methods/spectral_options.hpp"
-#include "runtime/bits.hpp"
+#include "format/bits.hpp"
 
 namespace kfm::offline {
 

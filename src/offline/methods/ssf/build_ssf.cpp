@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/kernel_table.hpp"
+#include "format/fft_twiddles.hpp"
 #include "offline/methods/builders.hpp"
 #include "offline/sampling/fourier_kernels.hpp"
 #include "offline/sampling/radial_laws.hpp"
@@ -24,7 +24,7 @@
 #include "offline/methods/spectral_options.hpp"
 #include "offline/methods/ssf/ssf_energy.hpp"
 #include "offline/methods/ssf/ssf_radii.hpp"
-#include "runtime/bits.hpp"
+#include "format/bits.hpp"
 
 namespace kfm::offline {
 namespace {

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "kernels/kernel_table.hpp"
+#include "format/fft_twiddles.hpp"
 #include "offline/methods/builders.hpp"
 #include "offline/sampling/random.hpp"
-#include "runtime/bits.hpp"
+#include "format/bits.hpp"
 
 namespace kfm::offline {
 namespace {

@@ -1,4 +1,4 @@
-// Builds the FFT twiddle table in the layout of kernels/fft_layout.hpp, and checks a stored one against
+// Builds the FFT twiddle table in the layout of format/fft_layout.hpp, and checks a stored one against
 // it (open() never trusts a derivable value). Runs once per map (offline, or at open outside the hot
 // path); the kernels never evaluate trigonometric functions.
 //
@@ -22,8 +22,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "kernels/fft_layout.hpp"
-#include "kernels/kernel_table.hpp"
+#include "format/fft_layout.hpp"
+#include "format/fft_twiddles.hpp"
 
 namespace kfm::detail {
 namespace {

@@ -1,5 +1,5 @@
 // Software CRC-32C with a byte-wise table built at compile time (no state, no allocation).
-#include "runtime/crc32c.hpp"
+#include "format/crc32c.hpp"
 
 #include <array>
 

@@ -1,5 +1,6 @@
-// Layout of the FFT twiddle table (the TWID section and fft_make_twiddles), shared by the generator and
-// the kernels. All values are w = exp(-2 pi i k / (2h)), computed in double and rounded once.
+// Layout of the FFT twiddle table: the TWID section of the file format (docs/format.md, "The twiddle
+// table"), written by the builders with fft_make_twiddles (format/fft_twiddles.hpp) and read by the
+// kernels. All values are w = exp(-2 pi i k / (2h)), computed in double and rounded once.
 //   [0, 128):  lane tables for the in-register stages h = 1, 2, 4, 8: for each h, re[16] then im[16],
 //              lane i holding sigma_i * w_{i mod h} with sigma_i = -1 when (i & h) != 0 else +1, so one
 //              fused multiply-add serves both halves of every butterfly (16 lanes cover AVX-512; narrower
