@@ -21,6 +21,7 @@ constexpr kernel_table keep_selected_kernels(kernel_table t) noexcept {
 #endif
 #if !KFM_PROJECTION_SSF_FFT
     t.fft_batch = nullptr;
+    t.fft_batch_row = nullptr;
     t.flip_signs = nullptr;
     t.expand = nullptr;
 #endif
@@ -36,6 +37,7 @@ constexpr kernel_table keep_selected_kernels(kernel_table t) noexcept {
 #endif
 #if KFM_FIRMWARE  // the firmware profile has no batched paths (runtime/projection.hpp, KFM_BATCH_PATH)
     t.fft_batch = nullptr;
+    t.fft_batch_row = nullptr;  // its single rows take fft: there is no batch FFT to agree with
     t.butterfly_simplex_batch = nullptr;
     t.gemm = nullptr;
 #endif

@@ -102,7 +102,17 @@ void deinterleave(const float* __restrict in, std::size_t count, std::size_t p, 
         for (std::size_t v = 0; v < rows; ++v) t[v * p + i] = in[i * L + v];
 }
 
-// Rows [0, count) of t from the same rows of x (count <= L) through L-lane FFTs (L = 1: kernels->fft).
+// The FFT of one row (L = 1): where batches interleave (n <= max_interleaved_fft on a table with a batch
+// FFT), fft_batch_row, which performs exactly the operations of each lane of fft_batch, so a row gets the
+// same bits alone as in any batch; elsewhere fft, which batches use too.
+using fft_kernel = void (*)(const float*, const float*, float*, float*, unsigned, const float*, bool);
+fft_kernel row_fft(const map_state& map) {
+    const bool interleaved = map.kernels->fft_batch != nullptr && map.kernels->fft_batch_lanes > 1 &&
+                             map.meta->block_size <= max_interleaved_fft;
+    return interleaved ? map.kernels->fft_batch_row : map.kernels->fft;
+}
+
+// Rows [0, count) of t from the same rows of x (count <= L) through L-lane FFTs (L = 1: row_fft).
 template <std::size_t L>
 void project_group(const map_state& map, const float* x, std::size_t count, float* t, float* scratch) {
     const auto& m = *map.meta;
@@ -110,6 +120,7 @@ void project_group(const map_state& map, const float* x, std::size_t count, floa
     const unsigned log2_n = ceil_log2(n);
     const std::size_t p = m.projection_dim, block = std::size_t(2) * n;
     const buffers buf = carve(m, L, scratch);
+    const fft_kernel fft = L == 1 ? row_fft(map) : nullptr;
     // The FFT is linear: scaling the m inputs by m^{-1/2} costs less than scaling the 2n outputs.
     scatter_rows<L>(map, x, count, 1.0f / std::sqrt(float(m.work_dim / 2)), buf.base_re, buf.base_im);
     for (std::uint32_t b = 0; b < m.block_count; ++b) {
@@ -117,11 +128,11 @@ void project_group(const map_state& map, const float* x, std::size_t count, floa
         map.kernels->flip_signs(buf.base_im, map.signs, std::size_t(b) * block + n, n, L, buf.im);
         const std::size_t begin = std::size_t(b) * block;
         if (L == 1 && p - begin >= block) {  // one full block: straight into t
-            map.kernels->fft(buf.re, buf.im, t + begin, t + begin + n, log2_n, map.twiddles, false);
+            fft(buf.re, buf.im, t + begin, t + begin + n, log2_n, map.twiddles, false);
             continue;
         }
         if constexpr (L == 1) {
-            map.kernels->fft(buf.re, buf.im, buf.re, buf.im, log2_n, map.twiddles, false);
+            fft(buf.re, buf.im, buf.re, buf.im, log2_n, map.twiddles, false);
         } else {
             map.kernels->fft_batch(buf.re, buf.im, buf.re, buf.im, log2_n, map.twiddles, false);
         }
@@ -160,12 +171,8 @@ status ssf_verify(const map_state& map) {
     return status::ok;
 }
 
-// A single row of a map whose blocks batches interleave (n <= max_interleaved_fft) runs as a group padded
-// with zero rows, so it needs the lanes of the table's batch FFT: `lanes` is the most any table of the
-// build needs (runtime/projection.hpp), 1 in the firmware profile, which has no batch FFT.
-std::size_t ssf_scratch_floats(const format::map_meta& meta, unsigned lanes) {
-    return scratch_for_lanes(meta, meta.block_size <= max_interleaved_fft ? lanes : 1);
-}
+// A single row takes one lane (row_fft).
+std::size_t ssf_scratch_floats(const format::map_meta& meta) { return scratch_for_lanes(meta, 1); }
 
 #if !KFM_FIRMWARE  // the batched path (runtime/projection.hpp, KFM_BATCH_PATH)
 // The lane count depends on the ISA, which the meta does not name: size for the widest.
@@ -195,16 +202,12 @@ void ssf_apply_batch(const map_state& map, const float* x, std::size_t rows, flo
     }
 }
 
-// One row: the batch path with one row, so it takes the same kernels as in any batch.
-void ssf_apply(const map_state& map, const float* x, float* t, float* scratch) {
-    ssf_apply_batch(map, x, 1, t, scratch);
-}
-#else
-// The firmware profile has no batch FFT: every row, alone or in a batch, goes through kernels->fft.
+#endif  // !KFM_FIRMWARE
+
+// One row, through row_fft (in the firmware profile, which has no batch FFT, always kernels->fft).
 void ssf_apply(const map_state& map, const float* x, float* t, float* scratch) {
     project_group<1>(map, x, 1, t, scratch);
 }
-#endif  // !KFM_FIRMWARE
 
 }  // namespace
 
