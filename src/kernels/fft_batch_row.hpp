@@ -99,23 +99,25 @@ KFM_ALWAYS_INLINE void times_twiddle(const vf<V>& br, const vf<V>& bi, const vf<
     pi = mul_add<V>(wi, br, wr * bi);
 }
 
-// The twiddles of stage H <= W for a register whose lane i holds column i mod H (read from the table once
-// per call; lanes with the multiply-free twiddle hold w_0, unused).
+// The twiddles of stage H <= W for a register whose lane i holds column i mod H: lane i = w_idx of stage H
+// (lanes with the multiply-free twiddle hold w_0, unused). Read once per call as two vector loads and lane
+// permutations (the table holds at least W floats from stage H's imaginary parts on, as n >= 2 W).
+template <std::size_t H, bool Fused>
+struct twiddle_lane {
+    static constexpr std::uint32_t get(std::size_t i, std::size_t) { return std::uint32_t(rule_of(i % H, H, Fused).idx); }
+};
 template <class V, std::size_t H, bool Fused>
 struct register_twiddles {
     vf<V> wr, wi;
     explicit register_twiddles(const float* tw) noexcept {
         const float* w_re = tw + fft_layout::stage_offset(H);
-        gather(w_re, w_re + H, std::make_index_sequence<lanes<V>>());
-    }
-    template <std::size_t... I>
-    KFM_ALWAYS_INLINE void gather(const float* w_re, const float* w_im, std::index_sequence<I...>) noexcept {
         if constexpr (lanes<V> == 1) {
             wr = w_re[rule_of(0, H, Fused).idx];
-            wi = w_im[rule_of(0, H, Fused).idx];
+            wi = w_re[H + rule_of(0, H, Fused).idx];
         } else {
-            wr = vf<V>({w_re[rule_of(I % H, H, Fused).idx]...});
-            wi = vf<V>({w_im[rule_of(I % H, H, Fused).idx]...});
+            const auto lane = xsimd::make_batch_constant<xsimd::batch<std::uint32_t, V>, twiddle_lane<H, Fused>>();
+            wr = xsimd::swizzle(load_f<V>(w_re), lane);
+            wi = xsimd::swizzle(load_f<V>(w_re + H), lane);
         }
     }
 };
