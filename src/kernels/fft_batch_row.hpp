@@ -20,7 +20,7 @@
 // across; stage W between the two registers), then the stages h >= 2 W as vector loops over W columns at a
 // time. Those first stages belong to the leaf's first two passes, whose radix (4 or 8, fft_batch.hpp's
 // batch_radix_bits) fixes at compile time which of them begin a pass. Vectors shorter than 2 W take the
-// one-lane instance. V must round as the batch FFT's architecture does (mul_add fused on both or on neither:
+// one-lane instance, which runs every stage as a loop over its columns. V must round as the batch FFT's architecture does (mul_add fused on both or on neither:
 // vec.hpp), which holds for the narrower architecture of the same translation unit.
 #pragma once
 #include <cstdint>
@@ -191,28 +191,29 @@ KFM_ALWAYS_INLINE void register_stage(vf<V>& re, vf<V>& im, const register_twidd
     im = blend_upper<H, V>(hi_i, lo_i);
 }
 
-// The stages 2^S .. W of the first pass over a pair of registers (elements 2 W k .. 2 W k + 2 W - 1 in
+// Stages 2^S .. 2^(End - 1) of the first pass over a pair of registers (elements 2 W k .. 2 W k + 2 W - 1 in
 // bit-reversed order), for a leaf whose first pass has radix 2^FirstBits: stages 2^S < W in each register,
 // stage W between the two. Holds each stage's twiddles, read once per call.
-template <class V, class BatchA, unsigned FirstBits, unsigned S = 0, bool Last = (std::size_t(1) << S) == lanes<V>>
+template <class V, class BatchA, unsigned FirstBits, unsigned S, unsigned End>
 struct first_stages {
     static constexpr std::size_t H = std::size_t(1) << S;
-    register_twiddles<V, H, stage_fused(S, FirstBits)> w;
-    first_stages<V, BatchA, FirstBits, S + 1, (std::size_t(2) << S) == lanes<V>> rest;
+    static constexpr bool fused = stage_fused(S, FirstBits);
+    register_twiddles<V, H, fused> w;
+    first_stages<V, BatchA, FirstBits, S + 1, End> rest;
     explicit first_stages(const float* tw) noexcept : w(tw), rest(tw) {}
-    KFM_ALWAYS_INLINE void run(vf<V>& r0, vf<V>& i0, vf<V>& r1, vf<V>& i1) const noexcept {
-        register_stage<V, BatchA, H, stage_fused(S, FirstBits)>(r0, i0, w);
-        register_stage<V, BatchA, H, stage_fused(S, FirstBits)>(r1, i1, w);
-        rest.run(r0, i0, r1, i1);
+    KFM_ALWAYS_INLINE void run(vf<V> (&re)[2], vf<V> (&im)[2]) const noexcept {
+        if constexpr (H < lanes<V>) {
+            for (std::size_t v = 0; v < 2; ++v) register_stage<V, BatchA, H, fused>(re[v], im[v], w);
+        } else {  // stage W: register 0 holds the a, register 1 the b
+            register_butterfly<V, BatchA, H, fused>(re[0], im[0], re[1], im[1], w, re[0], im[0], re[1], im[1]);
+        }
+        rest.run(re, im);
     }
 };
-template <class V, class BatchA, unsigned FirstBits, unsigned S>
-struct first_stages<V, BatchA, FirstBits, S, true> {  // stage W: register 0 holds the a, register 1 the b
-    register_twiddles<V, lanes<V>, stage_fused(S, FirstBits)> w;
-    explicit first_stages(const float* tw) noexcept : w(tw) {}
-    KFM_ALWAYS_INLINE void run(vf<V>& r0, vf<V>& i0, vf<V>& r1, vf<V>& i1) const noexcept {
-        register_butterfly<V, BatchA, lanes<V>, stage_fused(S, FirstBits)>(r0, i0, r1, i1, w, r0, i0, r1, i1);
-    }
+template <class V, class BatchA, unsigned FirstBits, unsigned End>
+struct first_stages<V, BatchA, FirstBits, End, End> {
+    explicit first_stages(const float*) noexcept {}
+    KFM_ALWAYS_INLINE void run(vf<V> (&)[2], vf<V> (&)[2]) const noexcept {}
 };
 
 // Register k of the bit-reversed input (log2_n <= 8): lane l = in[rev(k W + l)].
@@ -222,36 +223,37 @@ KFM_ALWAYS_INLINE vf<V> load_reversed(const float* in, std::size_t k, unsigned l
     else return load_bit_reversed<V>(in, k, log2_n, std::make_index_sequence<lanes<V>>());
 }
 
-// Stages h < 2 W on out (n >= 2 W), from in in bit-reversed order (reversed: in is the natural-order input;
-// otherwise out already holds the bit-reversed vector).
-template <class V, class BatchA, unsigned FirstBits>
+// Stages h < 2 W on out (n >= 2 W, W >= 4), from in in bit-reversed order (reversed: in is the natural-order
+// input; otherwise out already holds the bit-reversed vector). Stages 1 and 2 are the same for a leaf whose
+// first pass has radix 4 or 8 (radix8); the later ones are compiled for both.
+template <class V, class BatchA>
 void row_first_stages(const float* in_re, const float* in_im, float* out_re, float* out_im, unsigned log2_n,
-                      bool reversed, const float* tw) noexcept {
+                      bool reversed, bool radix8, const float* tw) noexcept {
     constexpr std::size_t W = lanes<V>;
-    const first_stages<V, BatchA, FirstBits> stages(tw);
+    constexpr unsigned last = W == 4 ? 2 : W == 8 ? 3 : 4;  // stage W
+    static_assert(W >= 4 && W <= 16, "one-lane rows run row_stage alone");
+    static_assert(stage_fused(0, 2) == stage_fused(0, 3) && stage_fused(1, 2) == stage_fused(1, 3), "");
+    const first_stages<V, BatchA, 2, 0, 2> common(tw);
+    const first_stages<V, BatchA, 2, 2, last + 1> radix4_tail(tw);
+    const first_stages<V, BatchA, 3, 2, last + 1> radix8_tail(tw);
     for (std::size_t k = 0; k < (std::size_t(1) << log2_n); k += 2 * W) {
-        vf<V> r0, i0, r1, i1;
-        if (reversed) {
-            r0 = load_reversed<V>(in_re, k / W, log2_n);
-            i0 = load_reversed<V>(in_im, k / W, log2_n);
-            r1 = load_reversed<V>(in_re, k / W + 1, log2_n);
-            i1 = load_reversed<V>(in_im, k / W + 1, log2_n);
-        } else {
-            r0 = load_f<V>(out_re + k);
-            i0 = load_f<V>(out_im + k);
-            r1 = load_f<V>(out_re + k + W);
-            i1 = load_f<V>(out_im + k + W);
+        vf<V> re[2], im[2];
+        for (std::size_t v = 0; v < 2; ++v) {
+            re[v] = reversed ? load_reversed<V>(in_re, k / W + v, log2_n) : load_f<V>(out_re + k + v * W);
+            im[v] = reversed ? load_reversed<V>(in_im, k / W + v, log2_n) : load_f<V>(out_im + k + v * W);
         }
-        stages.run(r0, i0, r1, i1);
-        store_f<V>(out_re + k, r0);
-        store_f<V>(out_im + k, i0);
-        store_f<V>(out_re + k + W, r1);
-        store_f<V>(out_im + k + W, i1);
+        common.run(re, im);
+        if (radix8) radix8_tail.run(re, im);
+        else radix4_tail.run(re, im);
+        for (std::size_t v = 0; v < 2; ++v) {
+            store_f<V>(out_re + k + v * W, re[v]);
+            store_f<V>(out_im + k + v * W, im[v]);
+        }
     }
 }
 
-// Stage h >= 2 W on out, W columns j .. j + W - 1 at a time: every lane of a block takes the same rule but
-// the multiply-free twiddle, which only lane 0 of the blocks with idx 0 has.
+// Stage h >= 2 W on out (every stage for W = 1), W columns j .. j + W - 1 at a time: every lane of a block
+// takes the same rule but the multiply-free twiddle, which only lane 0 of the blocks with idx 0 has.
 template <class V, class BatchA>
 void row_stage(float* re, float* im, std::size_t n, std::size_t h, bool fused, const float* tw) noexcept {
     constexpr std::size_t W = lanes<V>;
@@ -299,16 +301,18 @@ void fft_batch_row(const float* in_re, const float* in_im, float* out_re, float*
         }
     }
     if (inverse) swap_re_im(in_re, in_im, out_re, out_im);
-    const bool reversed = log2_n <= 8 && in_re != out_re && in_im != out_im;
-    if (!reversed) bit_reverse_copy<V>(in_re, in_im, out_re, out_im, log2_n);
-    // The leaf's first pass: radix 8, or radix 4 (radix 2 for n = 2, whose one stage is the same).
-    if (batch_radix_bits(batch_log2_leaf<BatchA>(log2_n)) == 3)
-        row_first_stages<V, BatchA, 3>(in_re, in_im, out_re, out_im, log2_n, reversed, twiddles);
-    else
-        row_first_stages<V, BatchA, 2>(in_re, in_im, out_re, out_im, log2_n, reversed, twiddles);
     const std::uint32_t starts = batch_pass_starts<BatchA>(log2_n);
-    unsigned s = 1;
-    while ((std::size_t(1) << s) < 2 * W) ++s;
+    unsigned s = 0;
+    if constexpr (W > 1) {  // the stages h < 2 W in registers
+        const bool reversed = log2_n <= 8 && in_re != out_re && in_im != out_im;
+        if (!reversed) bit_reverse_copy<V>(in_re, in_im, out_re, out_im, log2_n);
+        // The leaf's first pass has radix 8 or 4 (n >= 2 W >= 8).
+        const bool radix8 = batch_radix_bits(batch_log2_leaf<BatchA>(log2_n)) == 3;
+        row_first_stages<V, BatchA>(in_re, in_im, out_re, out_im, log2_n, reversed, radix8, twiddles);
+        while ((std::size_t(1) << s) < 2 * W) ++s;
+    } else {  // one lane: every stage a loop over its columns
+        bit_reverse_copy<V>(in_re, in_im, out_re, out_im, log2_n);
+    }
     for (; s < log2_n; ++s)
         row_stage<V, BatchA>(out_re, out_im, std::size_t(1) << log2_n, std::size_t(1) << s, ((starts >> s) & 1u) == 0, twiddles);
 }
