@@ -111,14 +111,9 @@ struct register_twiddles {
     vf<V> wr, wi;
     explicit register_twiddles(const float* tw) noexcept {
         const float* w_re = tw + fft_layout::stage_offset(H);
-        if constexpr (lanes<V> == 1) {
-            wr = w_re[rule_of(0, H, Fused).idx];
-            wi = w_re[H + rule_of(0, H, Fused).idx];
-        } else {
-            const auto lane = xsimd::make_batch_constant<xsimd::batch<std::uint32_t, V>, twiddle_lane<H, Fused>>();
-            wr = xsimd::swizzle(load_f<V>(w_re), lane);
-            wi = xsimd::swizzle(load_f<V>(w_re + H), lane);
-        }
+        const auto lane = xsimd::make_batch_constant<xsimd::batch<std::uint32_t, V>, twiddle_lane<H, Fused>>();
+        wr = xsimd::swizzle(load_f<V>(w_re), lane);
+        wi = xsimd::swizzle(load_f<V>(w_re + H), lane);
     }
 };
 
