@@ -3,6 +3,8 @@
 // fft-batch/<isa>/<n>: one call of the interleaved batch FFT (L = fft_batch_lanes vectors, out of place);
 // its peer fft-batch/fftw-x<L>/<n> is one FFTW plan doing L separate contiguous transforms (howmany = L).
 // Both report GFLOPS over the L vectors and ns_per_vector, comparable with fft/<isa>/<n>.
+// fft-batch-row/<isa>/<n> (n <= 256): one vector through fft_batch_row, the batch FFT's operations on one
+// contiguous vector (what a single SSF row with n <= 32 runs), against fft/<isa>/<n>.
 #include <benchmark/benchmark.h>
 #include <fftw3.h>
 
@@ -76,6 +78,14 @@ const int registered = [] {
                                          [table, n, log2_n](benchmark::State& state) {
                                              kfm_transforms(state, table->fft, n, log2_n, 1);
                                          });
+        }
+        for (const auto& h : kfm_bench::host_isas()) {
+            const auto* table = h.table;
+            if (n <= 256)
+                benchmark::RegisterBenchmark(("fft-batch-row/" + h.name + "/" + std::to_string(n)).c_str(),
+                                             [table, n, log2_n](benchmark::State& state) {
+                                                 kfm_transforms(state, table->fft_batch_row, n, log2_n, 1);
+                                             });
         }
         benchmark::RegisterBenchmark(("fft/fftw/" + std::to_string(n)).c_str(),
                                      [n, log2_n](benchmark::State& state) { fftw_transforms(state, n, log2_n, 1); });

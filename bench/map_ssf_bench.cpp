@@ -5,7 +5,7 @@
 //   map/ssf-fftw/<isa>/<d>/<D>[/batch]   the same runtime pipeline (kfm::transform / transform_batch: the
 //                                        same checks, scatter, interleaving and feature stage of that ISA)
 //                                        with FFTW3f (split-complex guru plans, MEASURE) in place of
-//                                        kernels->fft and kernels->fft_batch: only the FFT differs
+//                                        kernels->fft, fft_batch_row and fft_batch: only the FFT differs
 //   map/ssf-features/<isa>/<d>/<D>       the fused feature stage alone, on the projections this map
 //                                        produces for a benchmark input (its cost depends on the argument
 //                                        range: xsimd's range reduction takes a cheaper branch when every
@@ -15,8 +15,9 @@
 //                                        both see the same load on a shared host; counters total_ns and
 //                                        features_ns (medians over rounds, per call) and their ratio
 //   opt/ssf/<d>                          the index-set optimiser (10 sweeps, default candidates), one run
-//   map/ssf-smallest-fft/<isa>/16/1024   --fft-size smallest at d = 16 (n = 16, 32 blocks): batches run the
-//                                        interleaved batch FFT, single rows its one-lane form
+//   map/ssf-smallest-fft/<isa>/<d>/1024  --fft-size smallest at d = 16, 32, 64 (n = 16, 32, 64; 32, 16, 8
+//                                        blocks): up to n = 32 batches run the interleaved batch FFT and
+//                                        single rows its single-row form, from n = 64 both the plain FFT
 // Batch benchmarks transform 64 vectors per iteration; ns_per_vector is per vector.
 #include <benchmark/benchmark.h>
 #include <fftw3.h>
@@ -127,13 +128,14 @@ fft_fn fftw_batch_for(unsigned lanes) {
     }
 }
 
-// The ISA's kernel table with FFTW doing fft and fft_batch.
+// The ISA's kernel table with FFTW doing fft, fft_batch_row and fft_batch.
 kfm::detail::kernel_table fftw_table(const kfm::map& view) {
     kfm::detail::kernel_table t = *kfm::detail::state_of(view)->kernels;
     unsigned log2_n = 0;
     while ((1u << log2_n) < kfm::detail::state_of(view)->meta->block_size) ++log2_n;
     make_plans(log2_n, 1);
     t.fft = &fftw_transform<1>;
+    t.fft_batch_row = &fftw_transform<1>;
     if (t.fft_batch != nullptr && t.fft_batch_lanes > 1) {
         make_plans(log2_n, t.fft_batch_lanes);
         t.fft_batch = fftw_batch_for(t.fft_batch_lanes);
@@ -186,7 +188,7 @@ struct feature_stage {
         const auto& state = *kfm::detail::state_of(map);
         const auto& meta = *state.meta;
         const auto* ops = state.ops;
-        kfm_bench::aligned_floats xw(meta.work_dim), scratch(ops->scratch_floats(meta, kfm::detail::single_row_lanes));
+        kfm_bench::aligned_floats xw(meta.work_dim), scratch(ops->scratch_floats(meta));
         for (std::size_t i = 0; i < meta.work_dim; ++i) xw[i] = i < x.size() ? x[i] : 0.0f;
         ops->apply(state, xw.data(), t.data(), scratch.data());
         const std::size_t p = meta.projection_dim;
@@ -283,11 +285,12 @@ int register_all() {
                                          [isa, d, D](benchmark::State& st) { run_ratio(st, isa, d, D); });
         }
     }
-    register_map_benchmarks("ssf-smallest-fft", 16, 1024, [] {
-        kfm::offline::build_options o = options(kfm::format::method::ssf, 16, 1024);
-        o.fft_size = kfm::offline::ssf_fft_size_smallest;
-        return kfm::offline::serialize(kfm::offline::build_map(o));
-    });
+    for (unsigned d : {16u, 32u, 64u})
+        register_map_benchmarks("ssf-smallest-fft", d, 1024, [d] {
+            kfm::offline::build_options o = options(kfm::format::method::ssf, d, 1024);
+            o.fft_size = kfm::offline::ssf_fft_size_smallest;
+            return kfm::offline::serialize(kfm::offline::build_map(o));
+        });
     for (unsigned d : {784u, 4096u})
         benchmark::RegisterBenchmark(("opt/ssf/" + std::to_string(d)).c_str(), [d](benchmark::State& st) { run_optimiser(st, d); })
             ->Iterations(1)

@@ -17,7 +17,7 @@
 
 extern uint32_t _ebss[], _estack[];
 
-static uint64_t workspace[(KFM_MODEL_FIRMWARE_WORKSPACE_BYTES + 7) / 8];
+static uint64_t workspace[(KFM_MODEL_WORKSPACE_BYTES + 7) / 8];
 
 static const uint32_t paint = 0x5A5AA5A5u;
 enum { calibration_loops = 100000, predict_calls = 8 };
@@ -110,7 +110,7 @@ int main(void) {
     print_count("transform_ticks", transform);
     print_count("calls", predict_calls);
     print_count("stack_bytes", stack);
-    print_count("workspace_bytes", KFM_MODEL_FIRMWARE_WORKSPACE_BYTES);
+    print_count("workspace_bytes", KFM_MODEL_WORKSPACE_BYTES);
     print_count("label", (uint32_t)(label < 0 ? 0 : label));
     return 0;
 }

@@ -12,7 +12,7 @@
 #include "kfm_rows.h"
 #include "semihosting.h"
 
-static uint64_t workspace[(KFM_MODEL_FIRMWARE_WORKSPACE_BYTES + 7) / 8];
+static uint64_t workspace[(KFM_MODEL_WORKSPACE_BYTES + 7) / 8];
 static float scores[KFM_MODEL_OUTPUT_COUNT];
 static float row_scores[KFM_ROWS][KFM_MODEL_OUTPUT_COUNT], batch_scores[KFM_ROWS][KFM_MODEL_OUTPUT_COUNT];
 static int32_t row_labels[KFM_ROWS], batch_labels[KFM_ROWS];
@@ -39,8 +39,8 @@ int main(void) {
     s = kfm_open(kfm_model, KFM_MODEL_SIZE, NULL, &map);
     if (s != KFM_OK) return fail("kfm_open", 0, s);
     /* The header's figure is what the runtime asks for: exact, not just enough. */
-    if (kfm_workspace_bytes(&map, 1) != KFM_MODEL_FIRMWARE_WORKSPACE_BYTES) {
-        sh_puts("kfm_predict_firmware: kfm_workspace_bytes differs from KFM_MODEL_FIRMWARE_WORKSPACE_BYTES\n");
+    if (kfm_workspace_bytes(&map, 1) != KFM_MODEL_WORKSPACE_BYTES) {
+        sh_puts("kfm_predict_firmware: kfm_workspace_bytes differs from KFM_MODEL_WORKSPACE_BYTES\n");
         return 1;
     }
     for (r = 0; r < KFM_ROWS; ++r) {

@@ -79,8 +79,9 @@ def export(pipeline: Pipeline, path: Union[str, "os.PathLike[str]"], X: Optional
     c_header : str or os.PathLike, optional
         Also writes the model as a C99 header for firmware, as `kfm export FILE --c-header OUT.h`
         does: an 8-byte aligned array `name`, NAME_SIZE, NAME_INPUT_DIM, NAME_OUTPUT_COUNT,
-        NAME_WORKSPACE_BYTES and NAME_FIRMWARE_WORKSPACE_BYTES (NAME: `name` in upper case). Both
-        files are written, or neither.
+        NAME_WORKSPACE_BYTES and NAME_FIRMWARE_WORKSPACE_BYTES (NAME: `name` in upper case; the two
+        workspace figures are equal, the second kept for headers that use it). Both files are written,
+        or neither.
     name : str, default="kfm_model"
         The header's array: a lower-case C identifier that is not a keyword, reserved or a name kfm.h
         declares.

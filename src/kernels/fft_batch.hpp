@@ -46,6 +46,36 @@ constexpr unsigned batch_radix_bits(unsigned stages) noexcept {
     return stages % 2 == 1 ? 3 : 2;
 }
 
+// Leaf size (log2) for n = 2^log2_n: 2048 / L elements, 16 KiB of re and im (half of L1, the rest for the
+// input and twiddles; a 32 KiB leaf measured 1.4x slower at n = 512 and 2048 on AVX2), or the whole transform.
+template <class A>
+constexpr unsigned batch_log2_leaf(unsigned log2_n) noexcept {
+    constexpr unsigned log2_leaf_max = lanes<A> == 16 ? 7 : lanes<A> == 8 ? 8 : lanes<A> == 4 ? 9 : 11;
+    return log2_n <= log2_leaf_max ? log2_n : log2_leaf_max;
+}
+
+// Stages of the pass joining the sub-transforms of a 2^log2_len block above the leaf: radix 4, with one
+// radix-2 join at the top for an odd number of stages above the leaf (batch_subtransform).
+constexpr unsigned batch_join_bits(unsigned log2_len, unsigned log2_leaf) noexcept {
+    return (log2_len - log2_leaf) % 2 != 0 ? 1 : 2;
+}
+
+// The stages that begin a pass of fft_batch_interleaved<A> for n = 2^log2_n: bit s set for stage h = 2^s.
+// The leaf's passes (batch_radix_bits from stage 0), then the joins. Together with the column of each
+// butterfly they fix the floating-point operations of every lane (fft_batch_row.hpp).
+template <class A>
+constexpr std::uint32_t batch_pass_starts(unsigned log2_n) noexcept {
+    const unsigned log2_leaf = batch_log2_leaf<A>(log2_n);
+    std::uint32_t starts = 0;
+    for (unsigned done = 0; done < log2_leaf; done += batch_radix_bits(log2_leaf - done)) starts |= 1u << done;
+    for (unsigned len = log2_n; len > log2_leaf;) {
+        const unsigned bits = batch_join_bits(len, log2_leaf);
+        len -= bits;
+        starts |= 1u << len;
+    }
+    return starts;
+}
+
 template <class A>
 struct batch_fft_plan {
     const float* in_re;  // bit-reversed source of the first passes (out itself when in place)
@@ -120,7 +150,7 @@ inline void batch_subtransform(const batch_fft_plan<A>& p, std::size_t b, unsign
         return;
     }
     constexpr std::size_t L = lanes<A>;
-    const unsigned bits = (log2_len - p.log2_leaf) % 2 != 0 ? 1 : 2;
+    const unsigned bits = batch_join_bits(log2_len, p.log2_leaf);
     const unsigned log2_sub = log2_len - bits;
     const std::size_t sub = std::size_t(1) << log2_sub, len = std::size_t(1) << log2_len;
     for (std::size_t s = b; s < b + len; s += sub) batch_subtransform<A>(p, s, log2_sub);
@@ -157,10 +187,7 @@ void fft_batch_interleaved(const float* in_re, const float* in_im, float* out_re
     if (inverse) swap_re_im(in_re, in_im, out_re, out_im);
     const bool in_place = in_re == out_re || in_im == out_im;
     if (in_place) batch_reverse_in_place<A>(in_re, in_im, out_re, out_im, log2_n);
-    // Leaf: 2048 / L elements, 16 KiB of re and im (half of L1, the rest for the input and twiddles;
-    // a 32 KiB leaf measured 1.4x slower at n = 512 and 2048 on AVX2).
-    constexpr unsigned log2_leaf_max = lanes<A> == 16 ? 7 : lanes<A> == 8 ? 8 : lanes<A> == 4 ? 9 : 11;
-    const unsigned log2_leaf = log2_n <= log2_leaf_max ? log2_n : log2_leaf_max;
+    const unsigned log2_leaf = batch_log2_leaf<A>(log2_n);
     const batch_fft_plan<A> plan{in_place ? out_re : in_re, in_place ? out_im : in_im, out_re, out_im, log2_n,
                                  log2_leaf, !in_place, twiddles};
     batch_subtransform<A>(plan, 0, log2_n);

@@ -73,6 +73,11 @@ struct kernel_table {
     unsigned fft_batch_lanes;
     void (*fft_batch)(const float* in_re, const float* in_im, float* out_re, float* out_im, unsigned log2_n,
                       const float* twiddles, bool inverse);
+    // fft_batch's transform of one vector stored contiguously (arguments and aliasing as fft): exactly the
+    // floating-point operations of each of fft_batch's lanes, vectorised along the vector, so a single
+    // vector gets the bits it gets in any batch (kernels/fft_batch_row.hpp).
+    void (*fft_batch_row)(const float* in_re, const float* in_im, float* out_re, float* out_im, unsigned log2_n,
+                          const float* twiddles, bool inverse);
 
     // out[k r + v] = s_k in[k r + v] for k < n, v < r, s_k = -1 where bit first + k of bits is set;
     // r is 1 or fft_batch_lanes (one bit per element of an interleaved batch). in == out is allowed.
@@ -114,10 +119,10 @@ constexpr unsigned max_butterfly_simplex_batch_rows = 8;
 // member by member by name; the structured binding stops compiling when a member is added to kernel_table
 // without being added here.
 constexpr bool is_complete(const kernel_table& t) noexcept {
-    const auto& [id, fft, butterfly, fwht, gemv, gemm, features, fft_batch_lanes, fft_batch, flip_signs, expand,
+    const auto& [id, fft, butterfly, fwht, gemv, gemm, features, fft_batch_lanes, fft_batch, fft_batch_row, flip_signs, expand,
                  butterfly_simplex_batch_rows, butterfly_simplex_batch, simplex_row, kernel_of_dots] = t;
     return id != isa::automatic && fft != nullptr && butterfly != nullptr && fwht != nullptr && gemv != nullptr &&
-           gemm != nullptr && features != nullptr && fft_batch_lanes >= 1 && fft_batch != nullptr &&
+           gemm != nullptr && features != nullptr && fft_batch_lanes >= 1 && fft_batch != nullptr && fft_batch_row != nullptr &&
            flip_signs != nullptr && expand != nullptr &&
            butterfly_simplex_batch_rows >= 1 && butterfly_simplex_batch_rows <= max_butterfly_simplex_batch_rows &&
            butterfly_simplex_batch != nullptr && simplex_row != nullptr && kernel_of_dots != nullptr;

@@ -10,6 +10,7 @@
 #include "kernels/features.hpp"
 #include "kernels/fft.hpp"
 #include "kernels/fft_batch.hpp"
+#include "kernels/fft_batch_row.hpp"
 #include "kernels/flip_signs.hpp"
 #include "kernels/fwht.hpp"
 #include "kernels/kernel_of_dots.hpp"
@@ -20,9 +21,10 @@ namespace {
 
 // NarrowA lets an ISA take its FFT and expand from a narrower architecture compiled with its own flags
 // (AVX-512 uses the 8-lane FFT: its 16 x 16 register transposes cost more than they save,
-// docs/benchmarks.md, "FFT against FFTW"; and the 8-lane expand: vexpandps measured 1.5x slower than
-// vpermps here), and the batched quadrature rule (8 rows: 10% faster than 16 at d = 1024, the same at
-// d <= 256).
+// docs/benchmarks.md, "FFT against FFTW"; and the 8-lane expand: vexpandps measured 1.5x slower than vpermps here), and the
+// batched quadrature rule (8 rows: 10% faster than 16 at d = 1024, the same at d <= 256). fft_batch_row
+// runs on NarrowA's vectors with A's batch FFT's operations (AVX2's 4-lane SSE form measured 1.15x slower
+// at n = 16 and 32).
 template <class A, class NarrowA = A>
 constexpr kernel_table make_table(isa id) noexcept {
     kernel_table t{};
@@ -35,6 +37,7 @@ constexpr kernel_table make_table(isa id) noexcept {
     t.features = &features<A>;
     t.fft_batch_lanes = unsigned(lanes<A>);
     t.fft_batch = &fft_batch_interleaved<A>;
+    t.fft_batch_row = &fft_batch_row<NarrowA, A>;
     t.flip_signs = &flip_signs<A>;
     t.expand = &expand<NarrowA>;
     constexpr std::size_t batch_rows = lanes<NarrowA> > 1 ? lanes<NarrowA> : 4;  // scalar: 4, so it interleaves too

@@ -22,6 +22,7 @@ enum kernel_use : unsigned {
     uses_butterfly_simplex_batch = 1u << 8,
     uses_simplex_row = 1u << 9,
     uses_fwht = 1u << 10,
+    uses_fft_batch_row = 1u << 11,
 };
 
 // The entries the build's kept projections call.
@@ -41,6 +42,7 @@ constexpr kernel_table keep_selected_kernels(kernel_table t) noexcept {
     if ((kept & uses_kernel_of_dots) == 0) t.kernel_of_dots = nullptr;
     if ((kept & uses_fft) == 0) t.fft = nullptr;
     if ((kept & uses_fft_batch) == 0) t.fft_batch = nullptr;
+    if ((kept & uses_fft_batch_row) == 0) t.fft_batch_row = nullptr;
     if ((kept & uses_flip_signs) == 0) t.flip_signs = nullptr;
     if ((kept & uses_expand) == 0) t.expand = nullptr;
     if ((kept & uses_butterfly) == 0) t.butterfly = nullptr;
@@ -49,6 +51,7 @@ constexpr kernel_table keep_selected_kernels(kernel_table t) noexcept {
     if ((kept & uses_fwht) == 0) t.fwht = nullptr;
 #if KFM_FIRMWARE  // the firmware profile has no batched paths (runtime/projection.hpp, KFM_BATCH_PATH)
     t.fft_batch = nullptr;
+    t.fft_batch_row = nullptr;  // its single rows take fft: there is no batch FFT to agree with
     t.butterfly_simplex_batch = nullptr;
     t.gemm = nullptr;
 #endif

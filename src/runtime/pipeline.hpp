@@ -20,8 +20,4 @@ void pipeline_run(const map_state& map, const float* x, std::size_t x_stride, st
 // Bytes of the head's part for `rows` rows per pass: phi (rows x output_dim) and k scores; 0 without a head.
 std::size_t head_bytes(const map_state& map, std::size_t rows) noexcept;
 
-// workspace_bytes(m, 1) as a runtime whose single rows take `lanes` lanes computes it: single_row_lanes
-// (projection.hpp) in this build; 1 in the firmware profile. kfm export writes both.
-std::size_t single_row_workspace_bytes(const map_state& map, unsigned lanes) noexcept;
-
 }  // namespace kfm::detail

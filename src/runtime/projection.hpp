@@ -16,11 +16,9 @@ struct projection_ops {
     // Checks, once at open, that the sections this projection needs are present with counts that
     // match the meta dims, that indices are in range and values finite. The view is fully populated.
     status (*verify)(const map_state& map);
-    // Scratch floats apply needs beyond x and t (for one vector), when a single row may occupy `lanes` lanes
-    // of a batch kernel (single_row_lanes below; only SSF's small blocks use it).
-    std::size_t (*scratch_floats)(const format::map_meta& meta, unsigned lanes);
-    // t[0 .. projection_dim) from x[0 .. work_dim). scratch has scratch_floats(meta, single_row_lanes)
-    // floats, 64-byte aligned.
+    // Scratch floats apply needs beyond x and t (for one vector).
+    std::size_t (*scratch_floats)(const format::map_meta& meta);
+    // t[0 .. projection_dim) from x[0 .. work_dim). scratch has scratch_floats(meta) floats, 64-byte aligned.
     void (*apply)(const map_state& map, const float* x, float* t, float* scratch);
     // Optional batched path; null: transform_batch calls apply row by row. x holds rows x work_dim and
     // t rows x projection_dim floats, both contiguous; scratch has batch_scratch_floats(meta, rows) floats,
@@ -54,16 +52,9 @@ struct projection_ops {
 #define KFM_OUTPUT_BOUNDS(bound) bound<double_math>, bound<float_math>
 #endif
 
-// The most lanes any table's batch FFT holds (16 floats, AVX-512). Where a single row runs as a batch group
-// padded with zero rows (so that it takes the same operations as in any batch: projection_ssf.cpp), its
-// workspace has room for that many, whatever the ISA, so a workspace size never depends on the CPU. The
-// firmware profile has no batch path: one lane.
+// The most lanes any table's batch FFT holds (16 floats, AVX-512): a batch's scratch is sized for that many,
+// whatever the ISA, so a workspace size never depends on the CPU.
 inline constexpr unsigned max_batch_lanes = 16;
-#if KFM_FIRMWARE
-inline constexpr unsigned single_row_lanes = 1;
-#else
-inline constexpr unsigned single_row_lanes = max_batch_lanes;
-#endif
 
 // Null for an unknown projection kind.
 const projection_ops* projection_ops_for(std::uint32_t kind) noexcept;

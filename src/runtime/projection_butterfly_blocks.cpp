@@ -20,7 +20,7 @@ status butterfly_blocks_verify(const map_state& map) {
 }
 
 // The kernel's scratch (d floats) plus room for a truncated last block (d floats).
-std::size_t butterfly_blocks_scratch_floats(const format::map_meta& meta, unsigned) { return 2 * std::size_t(meta.work_dim); }
+std::size_t butterfly_blocks_scratch_floats(const format::map_meta& meta) { return 2 * std::size_t(meta.work_dim); }
 
 void butterfly_blocks_apply(const map_state& map, const float* x, float* t, float* scratch) {
     const auto& m = *map.meta;

@@ -42,7 +42,7 @@ std::size_t padded(std::uint32_t d) { return (std::size_t(d) + 15) / 16 * 16; }
 bool has_partial_rule(const format::map_meta& meta) {
     return meta.projection_dim < std::uint64_t(meta.block_count) * (std::uint64_t(meta.work_dim) + 1);
 }
-std::size_t butterfly_simplex_scratch_floats(const format::map_meta& meta, unsigned) {
+std::size_t butterfly_simplex_scratch_floats(const format::map_meta& meta) {
     return 4 * padded(meta.work_dim) + (has_partial_rule(meta) ? padded(meta.work_dim + 1) : 0);
 }
 

@@ -39,7 +39,7 @@ status count_sketch_verify(const map_state& map) {
 }
 
 // Product spectrum (re, im) and one sketch's spectrum (re, im): 4 D floats.
-std::size_t count_sketch_scratch_floats(const format::map_meta& meta, unsigned) { return 4 * std::size_t(meta.block_size); }
+std::size_t count_sketch_scratch_floats(const format::map_meta& meta) { return 4 * std::size_t(meta.block_size); }
 
 void count_sketch_apply(const map_state& map, const float* x, float* t, float* scratch) {
     const auto& m = *map.meta;

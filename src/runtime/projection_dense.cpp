@@ -14,7 +14,7 @@ status dense_verify(const map_state& map) {
     return map.view<section::dense>().count == expected ? status::ok : status::bad_section_size;
 }
 
-std::size_t dense_scratch_floats(const format::map_meta&, unsigned) { return 0; }
+std::size_t dense_scratch_floats(const format::map_meta&) { return 0; }
 
 void dense_apply(const map_state& map, const float* x, float* t, float*) {
     map.kernels->gemv(map.view<section::dense>().data, map.meta->projection_dim, map.meta->work_dim, x, t);

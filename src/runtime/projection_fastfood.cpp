@@ -64,7 +64,7 @@ status fastfood_verify(const map_state& map) {
 }
 
 // One block's H B x (n floats) and, for a truncated last block, its output (n floats).
-std::size_t fastfood_scratch_floats(const format::map_meta& meta, unsigned) { return 2 * std::size_t(meta.block_size); }
+std::size_t fastfood_scratch_floats(const format::map_meta& meta) { return 2 * std::size_t(meta.block_size); }
 
 void fastfood_apply(const map_state& map, const float* x, float* t, float* scratch) {
     const auto& m = *map.meta;

@@ -32,7 +32,7 @@ status hadamard_verify(const map_state& map) {
     return status::ok;
 }
 
-std::size_t hadamard_scratch_floats(const format::map_meta& meta, unsigned) { return meta.block_size; }
+std::size_t hadamard_scratch_floats(const format::map_meta& meta) { return meta.block_size; }
 
 void hadamard_apply(const map_state& map, const float* x, float* t, float* scratch) {
     const auto& m = *map.meta;

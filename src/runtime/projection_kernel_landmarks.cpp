@@ -85,7 +85,7 @@ status kernel_landmarks_verify(const map_state& map) {
     return norms_match(map) ? status::ok : status::bad_parameter_value;
 }
 
-std::size_t kernel_landmarks_scratch_floats(const fmt::map_meta& meta, unsigned) { return meta.projection_dim; }
+std::size_t kernel_landmarks_scratch_floats(const fmt::map_meta& meta) { return meta.projection_dim; }
 
 // k (m floats) = the kernel of x against every landmark.
 void kernel_row(const map_state& map, const float* x, float* k) {

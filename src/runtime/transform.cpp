@@ -48,10 +48,10 @@ std::size_t rows_per_pass(const map_state& map, std::size_t batch) {
 }
 
 // Bytes for `rows` vectors; dims are capped at open (verify.hpp max_dim) so this cannot overflow.
-std::size_t bytes_for_rows(const map_state& map, std::size_t rows, unsigned lanes = detail::single_row_lanes) {
+std::size_t bytes_for_rows(const map_state& map, std::size_t rows) {
     const fmt::map_meta& m = *map.meta;
     const projection_ops* ops = map.ops;
-    std::size_t scratch = ops->scratch_floats(m, lanes);
+    std::size_t scratch = ops->scratch_floats(m);
     if (rows > 1) {
         const std::size_t batch_scratch = ops->batch_scratch_floats(m, rows);
         if (batch_scratch > scratch) scratch = batch_scratch;
@@ -272,10 +272,6 @@ std::size_t pipeline_rows_per_pass(const map_state& map, std::size_t batch) noex
 }
 
 std::size_t pipeline_bytes(const map_state& map, std::size_t rows) noexcept { return bytes_for_rows(map, rows); }
-
-std::size_t single_row_workspace_bytes(const map_state& map, unsigned lanes) noexcept {
-    return bytes_for_rows(map, 1, lanes) + head_bytes(map, 1);
-}
 
 bool pipeline_input_ok(const map_state& map, const float* x) noexcept { return input_finite(map, x); }
 

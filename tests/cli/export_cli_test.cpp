@@ -163,3 +163,17 @@ TEST_CASE("export: the streamed header is atomic: a size limit mid-write leaves 
     CHECK(to_directory.exit_code == 1);
     CHECK(to_directory.err.find("regular file") != std::string::npos);
 }
+
+TEST_CASE("export: the firmware workspace macro equals the workspace macro, also for SSF's small FFT blocks") {
+    // A single SSF row with n <= 32 takes one lane in every build (fft_batch_row), so the firmware profile's
+    // workspace is the host's; the macro stays for headers that use it.
+    scratch s;
+    REQUIRE(s.kfm("build --method ssf --kernel gaussian --input-dim 12 --features 256 --sigma 2 -o m.kfm").exit_code == 0);
+    REQUIRE(s.kfm("export m.kfm --c-header h.h --name my_net").exit_code == 0);
+    const std::string header = slurp(s.dir / "h.h");
+    std::smatch host, firmware;
+    REQUIRE(std::regex_search(header, host, std::regex("#define MY_NET_WORKSPACE_BYTES ([0-9]+)u\n")));
+    REQUIRE(std::regex_search(header, firmware, std::regex("#define MY_NET_FIRMWARE_WORKSPACE_BYTES ([0-9]+)u\n")));
+    CHECK(host[1].str() == firmware[1].str());
+    CHECK(std::stoul(host[1].str()) < 1024);  // x, t and four 16-float FFT buffers: 896 bytes, not 16 lanes' 8,576
+}

@@ -96,8 +96,7 @@ int main(int argc, char** argv) {
         outputs.commit();
         const std::vector<std::uint8_t> header = off::read_regular_file(dir + "/model.h");
         const std::string text(header.begin(), header.end());
-        const off::single_vector_workspace figures = off::single_vector_workspace_bytes(fitted.view);
-        check(text.find("#define CONSUMER_MODEL_WORKSPACE_BYTES " + std::to_string(figures.any_cpu) + "u") !=
+        check(text.find("#define CONSUMER_MODEL_WORKSPACE_BYTES " + std::to_string(kfm::workspace_bytes(fitted.view, 1)) + "u") !=
                   std::string::npos,
               "model.h lacks its workspace figure");
         check(!off::c_header_name_refusal("int").empty(), "a keyword was accepted as a header name");

@@ -193,9 +193,10 @@ TEST_CASE("offline API: add_c_header refuses a bad name or no file and stages no
     off::add_c_header(output, out, file, "my_map");
     output.commit();
     const std::vector<std::uint8_t> text = off::read_regular_file(out);
-    const off::single_vector_workspace w = off::single_vector_workspace_bytes(file.view);
-    CHECK(w.firmware > 0);
-    CHECK(w.any_cpu >= w.firmware);
+    const std::string workspace = std::to_string(kfm::workspace_bytes(file.view, 1)) + "u\n";
+    CHECK(std::string(text.begin(), text.end()).find("#define MY_MAP_WORKSPACE_BYTES " + workspace) != std::string::npos);
+    CHECK(std::string(text.begin(), text.end()).find("#define MY_MAP_FIRMWARE_WORKSPACE_BYTES " + workspace) !=
+          std::string::npos);
     CHECK(std::string(text.begin(), text.end()).find("#define MY_MAP_SIZE " + std::to_string(bytes.size()) + "u") !=
           std::string::npos);
 }

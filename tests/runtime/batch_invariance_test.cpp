@@ -137,3 +137,47 @@ TEST_CASE("batch invariance: a row's features and predictions are the same bits 
     check_every_map(13);
     check_every_map(40);
 }
+
+// SSF single rows run fft_batch_row where batches interleave (n <= 32 on SIMD ISAs) and fft elsewhere:
+// every FFT length from 2 to 4096, two blocks (the second truncated), 21 rows (whole lane groups and a
+// remainder on every ISA) with the scales above, an all-zero row (zeros of both signs inside the FFT) and a
+// row of one nonzero value.
+TEST_CASE("batch invariance: SSF rows are the same bits alone and in a batch for every FFT length n = 2 .. 4096, every ISA") {
+    for (unsigned log2_n = 1; log2_n <= 12; ++log2_n) {
+        const unsigned n = 1u << log2_n, d = std::min(2 * n - 2, 12u);
+        kfm::offline::build_options o;
+        o.method = kfm::format::method::ssf;
+        o.kernel.kind = kfm::format::kernel::gaussian;
+        o.kernel.sigma = 1.5;
+        o.input_dim = d;
+        o.features = 5 * n;
+        o.fft_size = n;
+        o.seed = 5;
+        const kfm::offline::map_contents contents = kfm::offline::build_map(o);
+        REQUIRE(contents.meta.block_size == n);
+        REQUIRE(contents.meta.block_count == 2);
+        const kfm::test::file_buffer file(kfm::offline::serialize(contents));
+        constexpr std::size_t rows = 21;
+        std::vector<float> x = rows_across_scales(d);
+        x.resize(rows * d);
+        std::fill(x.begin() + 19 * d, x.begin() + 20 * d, 0.0f);  // row 19: zero
+        std::fill(x.begin() + 20 * d, x.end(), 0.0f);              // row 20: one value
+        x[20 * d + d / 2] = -3.0f;
+        for (kfm::isa isa : all_isas) {
+            if (!kfm::isa_available(isa)) continue;
+            INFO("n = " << n << ", d = " << d << " on " << std::string(kfm::isa_name(isa)));
+            kfm::map map;
+            REQUIRE(kfm::open(file.data(), file.size(), &map, isa) == kfm::status::ok);
+            const std::size_t D = map.output_dim();
+            std::vector<float> single(rows * D), batch(rows * D);
+            std::vector<std::uint8_t> ws1(kfm::workspace_bytes(map, 1)), ws(kfm::workspace_bytes(map, rows));
+            for (std::size_t i = 0; i < rows; ++i)
+                REQUIRE(kfm::transform(map, &x[i * d], d, &single[i * D], D, ws1.data(), ws1.size()) == kfm::status::ok);
+            REQUIRE(kfm::transform_batch(map, x.data(), rows, d, d, batch.data(), D, ws.data(), ws.size()) == kfm::status::ok);
+            for (std::size_t i = 0; i < rows; ++i) {
+                INFO("row " << i);
+                CHECK(same_bits(&batch[i * D], &single[i * D], D));
+            }
+        }
+    }
+}

@@ -82,7 +82,7 @@ void check_projection_batch(const map& view, const offline::map_contents& conten
     const std::size_t d = st.meta->work_dim, p = st.meta->projection_dim;
     const std::vector<float> x = test::random_points(n, unsigned(d), 40 + n, 1.0);
     std::vector<float> t_batch(n * p + 1, -7.0f), t_single(p);
-    aligned_floats batch_scratch(ops.batch_scratch_floats(*st.meta, n)), scratch(ops.scratch_floats(*st.meta, kfm::detail::single_row_lanes));
+    aligned_floats batch_scratch(ops.batch_scratch_floats(*st.meta, n)), scratch(ops.scratch_floats(*st.meta));
     ops.apply_batch(st, x.data(), n, t_batch.data(), batch_scratch.data);
     CHECK(t_batch[n * p] == -7.0f);  // nothing written past the n rows
     double worst_single = 0.0, worst_reference = 0.0;

@@ -40,7 +40,7 @@ std::vector<float> project(const map& v, const std::vector<float>& x) {
     const detail::map_state& state = *detail::state_of(v);
     const auto* ops = state.ops;
     REQUIRE(ops != nullptr);
-    std::vector<float> t(state.meta->projection_dim), scratch(ops->scratch_floats(*state.meta, kfm::detail::single_row_lanes) + 16);
+    std::vector<float> t(state.meta->projection_dim), scratch(ops->scratch_floats(*state.meta) + 16);
     auto* aligned = reinterpret_cast<float*>((reinterpret_cast<std::uintptr_t>(scratch.data()) + 63) & ~std::uintptr_t(63));
     ops->apply(state, x.data(), t.data(), aligned);
     return t;

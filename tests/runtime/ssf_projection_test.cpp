@@ -141,7 +141,7 @@ void check_projection_against_dense(const kfm::offline::map_contents& map, std::
     for (isa i : kfm::test::known_isas()) {
         if (!kfm::isa_available(i)) continue;
         const kfm::map view = open_or_fail(buffer, i);
-        std::vector<float> scratch(ops->scratch_floats(meta, kfm::detail::single_row_lanes), 7.0f), t(meta.projection_dim, -9.0f);
+        std::vector<float> scratch(ops->scratch_floats(meta), 7.0f), t(meta.projection_dim, -9.0f);
         for (std::uint64_t seed = 1; seed <= 2; ++seed) {
             const std::vector<float> x = test_rows(meta, 1, seed);
             ops->apply(*kfm::detail::state_of(view), x.data(), t.data(), scratch.data());

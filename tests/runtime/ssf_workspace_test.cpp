@@ -1,8 +1,8 @@
-// SSF workspace: exactly the pipeline's buffers (x_work, t) and the projection's four n-float FFT buffers
-// (times the lanes a single row occupies where batches interleave, n <= 32: runtime/projection.hpp), each
-// rounded to 64 bytes, plus the 63 bytes of alignment slack: no per-buffer padding (it measured no gain:
-// src/runtime/projection_ssf.cpp), so a small model's RAM is a small figure, the firmware profile's (one
-// lane) smallest, and the workspace of one vector does not depend on the ISA that runs the map.
+// SSF workspace: exactly the pipeline's buffers (x_work, t) and the projection's four n-float FFT buffers,
+// each rounded to 64 bytes, plus the 63 bytes of alignment slack: no per-buffer padding (it measured no
+// gain: src/runtime/projection_ssf.cpp), and one lane for a single row also where batches interleave
+// (n <= 32: the row runs fft_batch_row, not a padded lane group), so a small model's RAM is a small figure,
+// the same in the firmware profile, and the workspace of one vector does not depend on the ISA.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -37,10 +37,8 @@ TEST_CASE("ssf workspace of one vector is the pipeline and FFT buffers with no s
         const auto contents = kfm::offline::build_map(o);
         const auto& m = contents.meta;
         const file_buffer buffer(kfm::offline::serialize(contents));
-        const std::size_t lanes = m.block_size <= 32 ? kfm::detail::single_row_lanes : 1;
-        const std::size_t want =
-            64 + rounded(m.work_dim) + rounded(m.projection_dim) + rounded(4 * std::size_t(m.block_size) * lanes);
-        const std::size_t firmware = 64 + rounded(m.work_dim) + rounded(m.projection_dim) + rounded(4 * std::size_t(m.block_size));
+        if (s.d == 12) REQUIRE(m.block_size <= 32);  // a map whose batches interleave: one lane all the same
+        const std::size_t want = 64 + rounded(m.work_dim) + rounded(m.projection_dim) + rounded(4 * std::size_t(m.block_size));
         CAPTURE(s.d);
         CAPTURE(s.D);
         for (isa i : known_isas()) {
@@ -48,7 +46,6 @@ TEST_CASE("ssf workspace of one vector is the pipeline and FFT buffers with no s
             CAPTURE(kfm::isa_name(i));
             const kfm::map view = open_or_fail(buffer, i);
             CHECK(kfm::workspace_bytes(view, 1) == want);
-            CHECK(kfm::detail::single_row_workspace_bytes(*kfm::detail::state_of(view), 1) == firmware);
         }
     }
 }

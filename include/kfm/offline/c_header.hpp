@@ -16,13 +16,6 @@ namespace kfm::offline {
 // beside kfm.h and beside any other exported header. Never throws (but std::bad_alloc).
 std::string c_header_name_refusal(const std::string& name);
 
-// The workspace a header's macros record, for kfm_workspace_bytes(map, 1) (one vector, transform or predict).
-struct single_vector_workspace {
-    std::size_t any_cpu = 0;   // in a runtime built with the batch path, on whichever CPU it runs
-    std::size_t firmware = 0;  // in the firmware profile (KFM_FIRMWARE, the Cortex-M default)
-};
-single_vector_workspace single_vector_workspace_bytes(const kfm::map& map) noexcept;
-
 // Stages the header of `file` as `name` at `out` in `output`; the header is streamed when `output` is
 // committed (memory does not grow with the map), so `file` must outlive the commit. Throws
 // std::invalid_argument "'<name>' cannot name the header's array: <reason>" (c_header_name_refusal) or for

@@ -10,9 +10,6 @@
 #include <string_view>
 
 #include "kfm/status_list.h"
-#include "runtime/map_state.hpp"
-#include "runtime/pipeline.hpp"
-#include "runtime/projection.hpp"
 
 namespace kfm::offline {
 namespace {
@@ -98,12 +95,6 @@ std::string c_header_name_refusal(const std::string& name) {
     return "";
 }
 
-single_vector_workspace single_vector_workspace_bytes(const kfm::map& map) noexcept {
-    const detail::map_state& state = *detail::state_of(map);
-    return {detail::single_row_workspace_bytes(state, detail::max_batch_lanes),
-            detail::single_row_workspace_bytes(state, 1)};
-}
-
 namespace {
 
 // The header, handed to `write` piece by piece (the array one 16-byte line at a time).
@@ -119,14 +110,14 @@ void write_header(const map_file& file, const std::string& name, const std::func
     t += m.task() != format::task_kind::none ? ", linear head with " + std::to_string(m.head_outputs()) + " output(s)" : "";
     t += ".\n * " + upper + "_OUTPUT_COUNT is the head's k (a map without a head: output_dim);\n";
     t += " * " + upper + "_WORKSPACE_BYTES is kfm_workspace_bytes(map, 1) (predict / transform of one vector)\n";
-    t += " * in a runtime built with the batch path, on any CPU; " + upper + "_FIRMWARE_WORKSPACE_BYTES is\n";
-    t += " * kfm_workspace_bytes(map, 1) in the firmware profile (KFM_FIRMWARE, the Cortex-M default). */\n";
+    t += " * on any CPU, in the firmware profile (KFM_FIRMWARE) too; " + upper + "_FIRMWARE_WORKSPACE_BYTES,\n";
+    t += " * kept for headers that use it, is the same figure. */\n";
     t += "#ifndef " + upper + "_KFM_H\n#define " + upper + "_KFM_H\n\n";
     t += "#define " + upper + "_INPUT_DIM " + std::to_string(m.input_dim()) + "u\n";
     t += "#define " + upper + "_OUTPUT_COUNT " + std::to_string(outputs) + "u\n";
-    const single_vector_workspace workspace = single_vector_workspace_bytes(m);
-    t += "#define " + upper + "_WORKSPACE_BYTES " + std::to_string(workspace.any_cpu) + "u\n";
-    t += "#define " + upper + "_FIRMWARE_WORKSPACE_BYTES " + std::to_string(workspace.firmware) + "u\n";
+    const std::string workspace = std::to_string(kfm::workspace_bytes(m, 1));
+    t += "#define " + upper + "_WORKSPACE_BYTES " + workspace + "u\n";
+    t += "#define " + upper + "_FIRMWARE_WORKSPACE_BYTES " + workspace + "u\n";
     t += "#define " + upper + "_SIZE " + std::to_string(file.size()) + "u\n\n";
     t += "#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L\n#define " + upper +
          "_ALIGN _Alignas(8)\n#else\n#define " + upper + "_ALIGN __attribute__((aligned(8)))\n#endif\n\n";
