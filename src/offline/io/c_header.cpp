@@ -10,9 +10,6 @@
 #include <string_view>
 
 #include "kfm/status_list.h"
-#include "runtime/map_state.hpp"
-#include "runtime/pipeline.hpp"
-#include "runtime/projection.hpp"
 
 namespace kfm::offline {
 namespace {
@@ -96,12 +93,6 @@ std::string c_header_name_refusal(const std::string& name) {
         if (listed(c_api_macros, upper_case(name) + suffix))
             return "its macro " + upper_case(name) + suffix + " is one kfm.h defines";
     return "";
-}
-
-single_vector_workspace single_vector_workspace_bytes(const kfm::map& map) noexcept {
-    const detail::map_state& state = *detail::state_of(map);
-    return {detail::single_row_workspace_bytes(state, detail::max_batch_lanes),
-            detail::single_row_workspace_bytes(state, 1)};
 }
 
 namespace {
