@@ -248,6 +248,7 @@ inline bool kernel_from_name(const std::string& name, format::kernel* out) {
 // none includes another of the list but map_file.hpp, so any of them can be included first.
 #include "kfm/offline/bandwidth.hpp"     // data-driven Gaussian bandwidths
 #include "kfm/offline/c_header.hpp"      // a .kfm file as a C header for firmware
+#include "kfm/offline/describe.hpp"      // what a .kfm file holds, as text or JSON
 #include "kfm/offline/evaluate.hpp"      // kernel-approximation error against the exact kernel
 #include "kfm/offline/map_file.hpp"      // reading and verifying a .kfm file
 #include "kfm/offline/model.hpp"         // model sections, ridge fitting, predictions and scores

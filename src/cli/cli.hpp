@@ -11,6 +11,7 @@
 
 #include "kfm/kfm.hpp"
 #include "kfm/offline.hpp"
+#include "offline/io/json.hpp"
 
 namespace kfm::cli {
 
@@ -85,18 +86,10 @@ private:
 // Throws cli_error naming the first row and column of x (rows x cols) that is NaN or infinite.
 void require_finite(const std::string& name, const float* x, std::size_t rows, std::size_t cols);
 
-// Names of the format enums for reports ("?" for unknown values; the projections' are the runtime's,
-// kfm::projection_name, "unknown" for an unknown one).
-const char* projection_name(std::uint32_t p);
-const char* output_convention_name(std::uint32_t c);
-const char* nonlinearity_name(std::uint32_t n);
-const char* dtype_name(std::uint32_t t);
-std::string tag_name(std::uint32_t tag);
-
-// Minimal JSON text builders.
-std::string json_string(const std::string& s);
-std::string json_number(double v);  // shortest round-trip form; null for NaN/Inf
-std::string json_array(const std::vector<double>& v);
+// Minimal JSON text builders (the offline library's, which its map descriptions use too).
+using offline::json_array;
+using offline::json_number;
+using offline::json_string;
 
 // `kfm build`'s options (without -o), one per row of the offline option table, and the build options
 // they give (offline::build_options_from, plus --data X.npy read from the file and --sigma median |
@@ -104,9 +97,6 @@ std::string json_array(const std::vector<double>& v);
 // data-driven bandwidth.
 const std::vector<option_spec>& build_option_specs();
 offline::build_options build_options_from(const arguments& args, std::string* sigma_note);
-
-// `kfm inspect --json`'s object for a verified file (`bytes`, `size`: the file as opened into `map`).
-std::string inspect_json(const kfm::map& map, const void* bytes, std::size_t size, const std::string& path);
 
 // Sub-commands; each returns the process exit code.
 int run_build(const std::vector<std::string>& argv);

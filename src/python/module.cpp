@@ -1,9 +1,8 @@
 // The `kfm._kfm` extension module: the runtime (open, transform, predict, kernel_estimate) and the offline
 // tooling of the public offline API (kfm/offline.hpp: build, model files, bandwidths, exact kernels, C
-// headers) for the Python package in python/kfm, which adds the user-facing classes. Only build_map's
-// option words and inspect_json's report go through the kfm tool's library (cli/cli.hpp). Arrays cross
-// the boundary as float32 C-contiguous buffers read and written in place; the Python layer converts
-// other dtypes and orders. Long calls release the GIL.
+// headers, the description inspect_json reports) for the Python package in python/kfm, which adds the
+// user-facing classes. Arrays cross the boundary as float32 C-contiguous buffers read and written in
+// place; the Python layer converts other dtypes and orders. Long calls release the GIL.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -17,7 +16,6 @@
 #include <string>
 #include <vector>
 
-#include "cli/cli.hpp"
 #include "kfm/build_registry.hpp"
 #include "kfm/kfm.hpp"
 #include "kfm/offline.hpp"
@@ -77,10 +75,8 @@ public:
 
     const kfm::map& map() const { return map_; }
     py::bytes data() const { return py::bytes(static_cast<const char*>(file_.bytes()), file_.size()); }
-    // kfm inspect --json's report, from the kfm tool's library.
-    std::string inspect_json(const std::string& path) const {
-        return kfm::cli::inspect_json(map_, file_.bytes(), file_.size(), path);
-    }
+    // kfm inspect --json's report.
+    std::string inspect_json(const std::string& path) const { return kfm::offline::describe_map_json(file_, path); }
 
     void transform(const py::array& x, py::array& out, unsigned threads) const {
         require_rows(x, "X", map_.input_dim(), false);

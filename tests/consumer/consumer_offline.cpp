@@ -101,6 +101,12 @@ int main(int argc, char** argv) {
               "model.h lacks its workspace figure");
         check(!off::c_header_name_refusal("int").empty(), "a keyword was accepted as a header name");
 
+        // The model described as kfm inspect --json describes it.
+        const std::string description = off::describe_map_json(fitted, "model.kfm");
+        check(description.rfind("{\"file\": \"model.kfm\", \"file_bytes\": " + std::to_string(fitted.size()) + ",", 0) == 0 &&
+                  description.find("\"head\": {\"task\": \"multiclass\", \"outputs\": 3,") != std::string::npos,
+              "the model's description is " + description);
+
         // The documented contract: impossible parameters are std::invalid_argument.
         bool refused = false;
         try {

@@ -201,6 +201,33 @@ TEST_CASE("offline API: add_c_header refuses a bad name or no file and stages no
           std::string::npos);
 }
 
+TEST_CASE("offline API: describe_map_json and describe_map_text report a file's method option, head and sections") {
+    off::build_options options;
+    options.method = kfm::format::method::gq;
+    options.input_dim = 3;
+    options.features = 64;
+    options.gq_nodes = 3;
+    const std::vector<std::uint8_t> bytes = off::serialize_verified(off::build_map(options));
+    const off::map_file file = off::open_map_bytes(bytes.data(), bytes.size(), "map");
+    const std::string json = off::describe_map_json(file, "gq \"3\".kfm");
+    CHECK(json.rfind("{\"file\": \"gq \\\"3\\\".kfm\", \"file_bytes\": " + std::to_string(bytes.size()) + ", ", 0) == 0);
+    CHECK(json.find(", \"method\": \"gq\", \"gq_nodes\": 3, \"kernel\": \"gaussian\", \"kernel_params\": {\"sigma\": 1}, ") !=
+          std::string::npos);
+    CHECK(json.find(", \"preprocessing\": null, \"head\": null, \"segments\": [{") != std::string::npos);
+    CHECK(json.find("{\"tag\": \"META\", \"dtype\": \"record\", \"count\": 1, ") != std::string::npos);
+    CHECK(json.back() == '}');
+    const std::string text = off::describe_map_text(file, "gq.kfm");
+    CHECK(text.rfind("file              gq.kfm (" + std::to_string(bytes.size()) + " bytes, format 1.", 0) == 0);
+    CHECK(text.find("\nmethod            gq (3 ") != std::string::npos);
+    CHECK(text.find("\nhead              none (a map: 'kfm fit' adds one)\n") != std::string::npos);
+    CHECK(text.back() == '\n');
+    // A map_file whose map is not open is refused, not read.
+    const off::map_file empty;
+    CHECK(message_of<std::invalid_argument>([&] { off::describe_map_json(empty, "x"); }) == "the map is not open");
+    CHECK_THROWS_AS(off::describe_map_text(empty, "x"), std::invalid_argument);
+    CHECK_THROWS_AS(off::kernel_spec_from_map(empty.view), std::invalid_argument);
+}
+
 TEST_CASE("offline API: synthetic data is deterministic and labels the largest of the first three values") {
     const std::vector<float> a = off::synthetic_rows(50, 5, 7), b = off::synthetic_rows(50, 5, 7);
     CHECK(a == b);

@@ -4,19 +4,20 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <span>
 #include <stdexcept>
 #include <string>
 
 #include <boost/math/distributions/students_t.hpp>
 
 #include "kfm/offline/parallel_map.hpp"
+#include "offline/io/open_map_reader.hpp"
 #include "offline/sampling/random.hpp"
-#include "runtime/map_state.hpp"
 
 namespace kfm::offline {
 
 kernel_spec kernel_spec_from_map(const kfm::map& map) {
-    const format::map_meta& m = *kfm::detail::state_of(map)->meta;
+    const format::map_meta& m = map_meta_of(map);
     kernel_spec k;
     k.kind = static_cast<format::kernel>(m.kernel);
     switch (k.kind) {
@@ -40,10 +41,10 @@ kernel_spec kernel_spec_from_map(const kfm::map& map) {
             k.scale = m.kernel_scale;
             break;
         case format::kernel::delta_gaussian: {
-            const double* params = kfm::detail::state_of(map)->view<kfm::detail::section::kernel_params>().data;
-            if (params == nullptr) throw std::invalid_argument("delta-gaussian map without kernel parameters");
-            k.weights.assign(params, params + m.mixture_count);
-            k.sigmas.assign(params + m.mixture_count, params + 2 * m.mixture_count);
+            const std::span<const double> params = kernel_params_of(map);
+            if (params.size() < 2 * std::size_t(m.mixture_count)) throw std::invalid_argument("delta-gaussian map without kernel parameters");
+            k.weights.assign(params.begin(), params.begin() + m.mixture_count);
+            k.sigmas.assign(params.begin() + m.mixture_count, params.begin() + 2 * m.mixture_count);
             break;
         }
         default:
@@ -53,7 +54,7 @@ kernel_spec kernel_spec_from_map(const kfm::map& map) {
 }
 
 bool map_normalizes_input(const kfm::map& map) {
-    return (kfm::detail::state_of(map)->meta->flags & format::meta_flag_normalize_input) != 0;
+    return (map_meta_of(map).flags & format::meta_flag_normalize_input) != 0;
 }
 
 namespace {

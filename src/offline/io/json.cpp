@@ -1,11 +1,11 @@
-// Minimal JSON text for the --json reports (flat objects of strings, numbers and arrays).
+// Minimal JSON text for the reports (offline/io/json.hpp).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
-#include "cli/cli.hpp"
+#include "offline/io/json.hpp"
 
-namespace kfm::cli {
+namespace kfm::offline {
 
 std::string json_string(const std::string& s) {
     std::string out = "\"";
@@ -45,4 +45,4 @@ std::string json_array(const std::vector<double>& v) {
     return out + "]";
 }
 
-}  // namespace kfm::cli
+}  // namespace kfm::offline

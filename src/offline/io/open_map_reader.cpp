@@ -1,0 +1,42 @@
+// Reading an open map's verified state (offline/io/open_map_reader.hpp).
+#include "offline/io/open_map_reader.hpp"
+
+#include <stdexcept>
+
+#include "kfm/offline/c_header.hpp"
+#include "runtime/map_state.hpp"
+#include "runtime/pipeline.hpp"
+#include "runtime/projection.hpp"
+
+namespace kfm::offline {
+namespace {
+
+const detail::map_state& open_state(const kfm::map& map) {
+    const detail::map_state* state = detail::state_of(map);
+    if (state == nullptr) throw std::invalid_argument("the map is not open");
+    return *state;
+}
+
+}  // namespace
+
+const format::map_meta& map_meta_of(const kfm::map& map) { return *open_state(map).meta; }
+
+std::span<const double> kernel_params_of(const kfm::map& map) {
+    const auto params = open_state(map).view<detail::section::kernel_params>();
+    return {params.data, static_cast<std::size_t>(params.count)};
+}
+
+std::span<const format::feature_segment> segments_of(const kfm::map& map) {
+    const auto segments = open_state(map).view<detail::section::segments>();
+    return {segments.data, static_cast<std::size_t>(segments.count)};
+}
+
+bool has_int8_head(const kfm::map& map) { return open_state(map).view<detail::section::head_int8>().present(); }
+
+single_vector_workspace single_vector_workspace_bytes(const kfm::map& map) noexcept {
+    const detail::map_state& state = *detail::state_of(map);
+    return {detail::single_row_workspace_bytes(state, detail::max_batch_lanes),
+            detail::single_row_workspace_bytes(state, 1)};
+}
+
+}  // namespace kfm::offline

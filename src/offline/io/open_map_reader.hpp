@@ -1,0 +1,22 @@
+// What an open map holds that the public kfm::map accessors do not give: the META record, the kernel
+// parameters, the segments, whether the head is int8 (here), and the one-vector workspace of each runtime
+// profile (single_vector_workspace_bytes, kfm/offline/c_header.hpp). open_map_reader.cpp is the one place
+// the offline library and the kfm tool read an open map's state, so no other file of theirs includes the
+// runtime's private headers. Every function here throws std::invalid_argument for a map that is not open.
+#pragma once
+#include <span>
+
+#include "kfm/format.hpp"
+#include "kfm/kfm.hpp"
+
+namespace kfm::offline {
+
+const format::map_meta& map_meta_of(const kfm::map& map);
+// KPRM: the delta-gaussian weights then sigmas (empty for the other kernels).
+std::span<const double> kernel_params_of(const kfm::map& map);
+// SEGS, in file order.
+std::span<const format::feature_segment> segments_of(const kfm::map& map);
+// Whether the head is stored as int8 weights with a scale per output (HDI8, HSCL).
+bool has_int8_head(const kfm::map& map);
+
+}  // namespace kfm::offline
