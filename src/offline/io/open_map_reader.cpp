@@ -3,10 +3,7 @@
 
 #include <stdexcept>
 
-#include "kfm/offline/c_header.hpp"
 #include "runtime/map_state.hpp"
-#include "runtime/pipeline.hpp"
-#include "runtime/projection.hpp"
 
 namespace kfm::offline {
 namespace {
@@ -32,11 +29,5 @@ std::span<const format::feature_segment> segments_of(const kfm::map& map) {
 }
 
 bool has_int8_head(const kfm::map& map) { return open_state(map).view<detail::section::head_int8>().present(); }
-
-single_vector_workspace single_vector_workspace_bytes(const kfm::map& map) noexcept {
-    const detail::map_state& state = *detail::state_of(map);
-    return {detail::single_row_workspace_bytes(state, detail::max_batch_lanes),
-            detail::single_row_workspace_bytes(state, 1)};
-}
 
 }  // namespace kfm::offline
