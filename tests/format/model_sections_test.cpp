@@ -20,14 +20,10 @@ using kfm::detail::section;
 
 namespace {
 
-status open_contents(const kfm::offline::map_contents& map, kfm::map* out) {
-    const file_buffer buffer(kfm::offline::serialize(map));
-    return kfm::open(buffer.data(), buffer.size(), out, kfm::isa::scalar);
-}
-
 status open_contents(const kfm::offline::map_contents& map) {
+    const file_buffer buffer(kfm::offline::serialize(map));
     kfm::map v;
-    return open_contents(map, &v);
+    return kfm::open(buffer.data(), buffer.size(), &v, kfm::isa::scalar);
 }
 
 std::uint16_t minor_of(const std::vector<std::uint8_t>& bytes) {
@@ -114,8 +110,9 @@ TEST_CASE("model sections: every one round-trips and the accessors read it back"
 TEST_CASE("model sections: PREP alone is a valid file (transform applies it)") {
     auto map = make_dense_map(dense_spec{});
     kfm::offline::add_preprocessing(map, make_test_scaling(map.meta.input_dim));
+    const file_buffer buffer(kfm::offline::serialize(map));  // the map borrows these bytes while it is used
     kfm::map m;
-    REQUIRE(open_contents(map, &m) == status::ok);
+    REQUIRE(kfm::open(buffer.data(), buffer.size(), &m, kfm::isa::scalar) == status::ok);
     CHECK(m.has_preprocessing());
     CHECK(m.task() == fmt::task_kind::none);
     CHECK(m.head_outputs() == 0);
