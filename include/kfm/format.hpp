@@ -11,7 +11,7 @@ inline constexpr std::uint16_t version_major = 1;
 // Minor 1 added the model sections (PREP, TASK, HEAD, BIAS, LABL). The writer records the oldest minor
 // that knows every section of the file, so a plain map is still written as 1.0. Minor 2 added GDIA (Fastfood), LNRM and
 // KIRT (Nystroem). Minor 3 added the int8 head (HDI8, HSCL) and the i8 dtype.
-inline constexpr std::uint16_t version_minor = 3;
+inline constexpr std::uint16_t version_minor = 4;
 inline constexpr std::uint32_t endian_tag = 0x01020304u;  // reads back as 0x04030201 on a big-endian host
 inline constexpr std::uint32_t section_alignment = 64;
 inline constexpr std::uint32_t max_sections = 64;
@@ -104,6 +104,8 @@ inline constexpr std::uint32_t labels = make_tag('L', 'A', 'B', 'L');       // i
 // The int8 head (minor 3), in place of HEAD: weight (j, i) is HDI8[j D + i] * HSCL[j].
 inline constexpr std::uint32_t head_int8 = make_tag('H', 'D', 'I', '8');    // i8 [k x output_dim] row-major
 inline constexpr std::uint32_t head_scales = make_tag('H', 'S', 'C', 'L');  // f32 [k]: per-output scale, finite, nonzero
+// Minor 4, optional, classifiers only: the integer type the labels had where the model was trained.
+inline constexpr std::uint32_t label_type = make_tag('L', 'T', 'Y', 'P');   // u8 [1]: enum label_type
 }  // namespace tag
 
 enum class method : std::uint32_t {
@@ -238,6 +240,12 @@ enum class task_kind : std::uint32_t {
     binary = 2,          // k = 1 score; label = labels[score > 0 ? 1 : 0]
     multiclass = 3,      // k = class_count >= 3 scores; label = labels[first argmax]
 };
+
+// The LTYP section's value: the integer type a host gives the labels back in (numpy's dtype of the
+// training labels), so that a model exported from Python predicts labels of the pipeline's own type. LABL
+// stays int32 whatever it says, every label fits it, and the runtime's predict ignores it. No LTYP: i32.
+enum class label_type : std::uint8_t { i8 = 1, u8 = 2, i16 = 3, u16 = 4, i32 = 5, u32 = 6, i64 = 7, u64 = 8 };
+inline constexpr std::uint8_t label_type_last = 8;
 
 // The TASK section: one record. 32 bytes.
 struct model_task {

@@ -445,9 +445,10 @@ class Model:
         return str(self._map.task)
 
     @property
-    def classes_(self) -> npt.NDArray[np.int32]:
-        """The class labels (classifiers; empty for regression)."""
-        return np.array(self._map.class_labels, dtype=np.int32)
+    def classes_(self) -> np.ndarray:
+        """The class labels (classifiers; empty for regression), in the integer dtype they were trained in
+        (the model file records it when `kfm.sklearn.export` wrote it; int32 otherwise)."""
+        return np.array(self._map.class_labels, dtype=self._map.label_type)
 
     @property
     def input_dim(self) -> int:
@@ -497,12 +498,13 @@ class Model:
         Returns
         -------
         ndarray
-            Labels (n_samples,) for classifiers; values (n_samples,) or (n_samples, n_outputs) for
+            Labels (n_samples,) for classifiers, of `classes_`'s dtype (a pipeline's own label dtype
+            when `kfm.sklearn.export` wrote the file); values (n_samples,) or (n_samples, n_outputs) for
             regression.
         """
         scores, labels = self._run(X)
         if self.task != "regression":
-            return labels
+            return labels.astype(self._map.label_type)  # exact: the file's labels fit their type
         return scores[:, 0] if self.n_outputs == 1 else scores
 
     def score(self, X, y):

@@ -146,13 +146,14 @@ def export_bytes(pipeline: Pipeline, X: Optional[npt.ArrayLike] = None, head_dty
 
     feature_map = _feature_map(map_name, transformer)
     shift, scale = _scaling(scaler, feature_map.input_dim) if scaler else (None, None)
-    task, weights, bias, labels = _head(head_name, head, feature_map.output_dim)
-    data = _kfm.model_bytes(feature_map.to_bytes(), shift, scale, task, weights, bias, labels)
+    task, weights, bias, labels, label_type = _head(head_name, head, feature_map.output_dim)
+    data = _kfm.model_bytes(feature_map.to_bytes(), shift, scale, task, weights, bias, labels, "f32", label_type)
     rows = _check_rows(X, scaler, feature_map.input_dim)
     if rows is not None:
         _check_model(pipeline, Model.from_bytes(data), rows, scaler, shift, scale)
     if head_dtype != "f32":
-        data = _kfm.model_bytes(feature_map.to_bytes(), shift, scale, task, weights, bias, labels, head_dtype)
+        data = _kfm.model_bytes(feature_map.to_bytes(), shift, scale, task, weights, bias, labels, head_dtype,
+                                label_type)
     return data
 
 
@@ -202,8 +203,8 @@ def _scaling(step: Tuple[str, Any], input_dim: int) -> Tuple[np.ndarray, np.ndar
     return -scaler.min_ / scaler.scale_, np.asarray(scaler.scale_, dtype=np.float64)
 
 
-def _head(name: str, head: Any, features: int) -> Tuple[str, np.ndarray, np.ndarray, List[int]]:
-    """(task, weights (k, D), bias (k,), labels) of the last step."""
+def _head(name: str, head: Any, features: int) -> Tuple[str, np.ndarray, np.ndarray, List[int], str]:
+    """(task, weights (k, D), bias (k,), labels, the labels' NumPy type name) of the last step."""
     if type(head) not in _REGRESSORS + _CLASSIFIERS:
         raise TypeError(f"step '{name}' ({type(head).__name__}) is not a supported head; export takes {_SUPPORTED}")
     _require_fitted(name, head)
@@ -212,7 +213,7 @@ def _head(name: str, head: Any, features: int) -> Tuple[str, np.ndarray, np.ndar
         raise ValueError(f"step '{name}' was fitted on {weights.shape[1]} features, but the map gives {features}")
     bias = np.broadcast_to(np.asarray(head.intercept_, dtype=np.float64), (weights.shape[0],)).copy()
     if isinstance(head, _REGRESSORS):
-        return "regression", weights, bias, []
+        return "regression", weights, bias, [], "int32"
     if isinstance(head, RidgeClassifier) and head._label_binarizer.y_type_.startswith("multilabel"):
         raise ValueError(f"step '{name}': a multilabel RidgeClassifier cannot be exported (a model file "
                          "predicts one label per row)")
@@ -221,7 +222,8 @@ def _head(name: str, head: Any, features: int) -> Tuple[str, np.ndarray, np.ndar
     expected = 2 if task == "binary" else weights.shape[0]
     if len(labels) != expected:
         raise ValueError(f"step '{name}' has {weights.shape[0]} decision functions for {len(labels)} classes")
-    return task, weights, bias, labels
+    # The file keeps the labels' type, so that kfm.Model predicts labels of the pipeline's own dtype.
+    return task, weights, bias, labels, np.asarray(head.classes_).dtype.name
 
 
 def _int32_labels(name: str, classes: Any) -> List[int]:

@@ -28,7 +28,7 @@ enum class section_access : std::uint8_t {
 enum class section : std::uint8_t {
     meta, segments, kernel_params, dense, scales, weights, phases, constants, signs, indices, frequencies,
     twiddles, butterfly, permutation, groups, gaussian_diagonal, landmark_norms, kernel_inverse_root,
-    preprocess, task, head, head_int8, head_scales, bias, labels,
+    preprocess, task, head, head_int8, head_scales, bias, labels, label_type,
 };
 
 struct section_row {
@@ -91,6 +91,7 @@ inline constexpr section_row rows[] = {
     {section::head_scales,         fmt::tag::head_scales,         dtype::f32,    0,                            finite, all,                                   shared, 3},
     {section::bias,                fmt::tag::bias,                dtype::f32,    0,                            finite, all,                                   shared, 1},
     {section::labels,              fmt::tag::labels,              dtype::i32,    0,                            any,    all,                                   shared, 1},
+    {section::label_type,          fmt::tag::label_type,          dtype::u8,     0,                            any,    all,                                   shared, 4},
 };
 }  // namespace section_columns
 

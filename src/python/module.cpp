@@ -152,6 +152,8 @@ public:
         const char* t = task_name(map_.task());
         return t != nullptr ? py::object(py::str(t)) : py::object(py::none());
     }
+    // NumPy's name of the type the labels were trained in (LTYP; "int32" when the file does not say).
+    std::string label_type() const { return kfm::offline::label_type_name(kfm::offline::label_type_of(map_)); }
     std::vector<std::int32_t> class_labels() const {
         std::vector<std::int32_t> labels;
         for (std::uint32_t i = 0; i < map_.class_count(); ++i) labels.push_back(map_.class_label(i));
@@ -279,7 +281,8 @@ std::vector<float> to_floats(const py::array& a, const char* name, std::size_t e
 // A model file: the map part of `map_bytes` with PREP (when shift/scale are given) and a linear head.
 py::bytes model_bytes(const py::bytes& map_bytes, const py::object& shift, const py::object& scale,
                       const std::string& task, const py::array& weights, const py::array& bias,
-                      const std::vector<std::int32_t>& labels, const std::string& head_dtype) {
+                      const std::vector<std::int32_t>& labels, const std::string& head_dtype,
+                      const std::string& label_type) {
     const kfm::offline::map_file file = opened(map_bytes);
     const kfm::map& map = file.view;
     try {
@@ -301,6 +304,8 @@ py::bytes model_bytes(const py::bytes& map_bytes, const py::object& shift, const
         head.weights = to_floats(weights, "weights", std::size_t(head.outputs) * map.output_dim());
         head.bias = to_floats(bias, "bias", head.outputs);
         head.labels = labels;
+        if (!kfm::offline::label_type_from_name(label_type, &head.label_type))
+            throw py::value_error("label_type must be a NumPy integer type name (int8 ... uint64), not '" + label_type + "'");
         if (head_dtype == "int8") head.stored_as = kfm::offline::head_dtype::int8;
         else if (head_dtype != "f32") throw py::value_error("head_dtype must be 'f32' or 'int8', not '" + head_dtype + "'");
         kfm::offline::add_head(contents, head);
@@ -382,7 +387,8 @@ PYBIND11_MODULE(_kfm, m) {
     m.def("option_table", &option_table);
     m.def("method_table", &method_table);
     m.def("model_bytes", &model_bytes, py::arg("map_bytes"), py::arg("shift"), py::arg("scale"), py::arg("task"),
-          py::arg("weights"), py::arg("bias"), py::arg("labels"), py::arg("head_dtype") = "f32");
+          py::arg("weights"), py::arg("bias"), py::arg("labels"), py::arg("head_dtype") = "f32",
+          py::arg("label_type") = "int32");
     m.def("read_file", &read_file);
     m.def("write_file", [](const std::string& path, const py::bytes& data) {
         checked_path(path);
@@ -410,6 +416,7 @@ PYBIND11_MODULE(_kfm, m) {
         .def_property_readonly("task", &py_map::task)
         .def_property_readonly("head_outputs", [](const py_map& p) { return p.map().head_outputs(); })
         .def_property_readonly("class_labels", &py_map::class_labels)
+        .def_property_readonly("label_type", &py_map::label_type)
         .def("workspace_bytes", [](const py_map& p, std::size_t batch) { return kfm::workspace_bytes(p.map(), batch); },
              py::arg("batch") = 1)
         .def("data", &py_map::data)

@@ -1,6 +1,8 @@
 // Verification of the optional model sections (format minor 1): input pre-processing (PREP), and the
-// linear head (TASK, HEAD or the int8 head HDI8 + HSCL of minor 3, BIAS, LABL). The container already checked dtypes, CRCs and that every float
+// linear head (TASK, HEAD or the int8 head HDI8 + HSCL of minor 3, BIAS, LABL, and LTYP of minor 4). The container already checked dtypes, CRCs and that every float
 // is finite; this checks sizes against the map's dimensions and the task, and the value domains.
+#include <cstdint>
+
 #include "format/checked.hpp"
 #include "runtime/verify.hpp"
 
@@ -47,6 +49,27 @@ status check_int8_head(const map_state& v, std::uint64_t weights, std::uint32_t 
     return status::ok;
 }
 
+// LTYP: one known type that holds every label (LABL is sorted: its ends suffice).
+status check_label_type(const map_state& v) {
+    const auto type = v.view<section::label_type>();
+    if (type.count != 1) return status::bad_section_size;
+    const auto labels = v.view<section::labels>();
+    const std::int64_t lowest = labels[0], highest = labels[labels.count - 1];
+    std::int64_t low = 0, high = 0;
+    switch (static_cast<fmt::label_type>(type[0])) {
+    case fmt::label_type::i8: low = -128, high = 127; break;
+    case fmt::label_type::u8: low = 0, high = 255; break;
+    case fmt::label_type::i16: low = -32768, high = 32767; break;
+    case fmt::label_type::u16: low = 0, high = 65535; break;
+    case fmt::label_type::i32:
+    case fmt::label_type::i64: low = INT32_MIN, high = INT32_MAX; break;
+    case fmt::label_type::u32:
+    case fmt::label_type::u64: low = 0, high = INT32_MAX; break;
+    default: return status::bad_parameter_value;
+    }
+    return lowest >= low && highest <= high ? status::ok : status::bad_model;
+}
+
 status check_head(const map_state& v) {
     const auto task = v.view<section::task>();
     const auto head = v.view<section::head>();
@@ -73,12 +96,13 @@ status check_head(const map_state& v) {
     }
     if (bias.count != t.output_count) return status::bad_section_size;
     // Labels exactly when classifying, one per class, strictly increasing (hence distinct, checked in O(k)).
-    if (t.class_count == 0) return !labels.present() ? status::ok : status::bad_model;
+    const bool typed = v.view<section::label_type>().present();
+    if (t.class_count == 0) return !labels.present() && !typed ? status::ok : status::bad_model;
     if (!labels.present()) return status::missing_section;
     if (labels.count != t.class_count) return status::bad_section_size;
     for (std::uint64_t i = 1; i < labels.count; ++i)
         if (!(labels[i - 1] < labels[i])) return status::bad_model;
-    return status::ok;
+    return typed ? check_label_type(v) : status::ok;
 }
 
 }  // namespace

@@ -59,12 +59,17 @@ std::vector<std::uint32_t> tags_of(const std::vector<std::uint8_t>& bytes) {
 const std::vector<sample_file>& sample_files() {
     static const std::vector<sample_file> files = [] {
         std::vector<sample_file> out{{"dense (test_maps)", small_dense_file()}};
-        // A multiclass model file: PREP, TASK, HEAD, BIAS, LABL on a small dense map.
+        // A multiclass model file: PREP, TASK, HEAD, BIAS, LABL and LTYP (labels trained as int64) on a
+        // small dense map.
         dense_spec model;
         model.input_dim = 4;
         model.projection_dim = 6;
-        out.push_back({"multiclass model (test_models)",
-                       kfm::offline::serialize(make_test_model(model, fmt::task_kind::multiclass, 3))});
+        kfm::offline::map_contents multiclass = make_dense_map(model);
+        kfm::offline::add_preprocessing(multiclass, make_test_scaling(model.input_dim));
+        kfm::offline::linear_head head = make_test_head(multiclass, fmt::task_kind::multiclass, 3);
+        head.label_type = fmt::label_type::i64;
+        kfm::offline::add_head(multiclass, head);
+        out.push_back({"multiclass model (test_models)", kfm::offline::serialize(multiclass)});
         // A regression model with the int8 head (HDI8, HSCL in place of HEAD).
         out.push_back({"int8-head model (test_models)",
                        kfm::offline::serialize(make_test_model(model, fmt::task_kind::regression, 2, true,

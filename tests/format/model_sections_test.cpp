@@ -1,4 +1,4 @@
-// The model sections of format minor 1 (PREP, TASK, HEAD, BIAS, LABL): every one round-trips through
+// The model sections (PREP, TASK, HEAD, BIAS, LABL of minor 1, the int8 head of minor 3, LTYP of minor 4): every one round-trips through
 // serialize + open, every kind of corruption of each is refused with its status, the writer stamps the
 // minor a file needs, and a minor-0 file still opens as before.
 #include <doctest/doctest.h>
@@ -437,4 +437,73 @@ TEST_CASE("int8 head: the finite-output bound covers the dequantised weights") {
         set_value(*find(huge, fmt::tag::head_scales), i, 3e38f);  // 127 * 3e38 overflows float
         CHECK(open_contents(huge) == status::value_too_large);
     }
+}
+
+namespace {
+
+kfm::offline::map_contents typed_model(fmt::task_kind kind, std::uint32_t k, fmt::label_type type) {
+    kfm::offline::map_contents map = make_dense_map(dense_spec{});
+    auto head = make_test_head(map, kind, k);
+    head.label_type = type;
+    kfm::offline::add_head(map, head);
+    return map;
+}
+
+}  // namespace
+
+TEST_CASE("label type: written unless int32, stamped 1.4, read back; refused in a file stamped 1.3") {
+    auto int32_model = typed_model(fmt::task_kind::binary, 1, fmt::label_type::i32);
+    CHECK(find(int32_model, fmt::tag::label_type) == nullptr);
+    for (unsigned t = 1; t <= fmt::label_type_last; ++t) {
+        CAPTURE(t);
+        const auto type = static_cast<fmt::label_type>(t);
+        const auto bytes = kfm::offline::serialize(typed_model(fmt::task_kind::multiclass, 3, type));
+        CHECK(minor_of(bytes) == (type == fmt::label_type::i32 ? 1 : 4));
+        const file_buffer buffer(bytes);
+        kfm::map m;
+        REQUIRE(kfm::open(buffer.data(), buffer.size(), &m, kfm::isa::scalar) == status::ok);
+        CHECK(kfm::offline::label_type_of(m) == type);
+        fmt::label_type back{};
+        REQUIRE(kfm::offline::label_type_from_name(kfm::offline::label_type_name(type), &back));
+        CHECK(back == type);
+    }
+    auto older = kfm::offline::serialize(typed_model(fmt::task_kind::binary, 1, fmt::label_type::i64));
+    const std::uint16_t three = 3;
+    std::memcpy(older.data() + offsetof(fmt::file_header, version_minor), &three, 2);
+    reseal_header(older);
+    const file_buffer old(older);
+    kfm::map m;
+    CHECK(kfm::open(old.data(), old.size(), &m) == status::bad_section_table);
+    fmt::label_type unchanged = fmt::label_type::u8;
+    CHECK(!kfm::offline::label_type_from_name("float32", &unchanged));
+    CHECK(unchanged == fmt::label_type::u8);
+    CHECK(kfm::offline::label_type_name(static_cast<fmt::label_type>(0)) == nullptr);
+}
+
+TEST_CASE("label type: one known value whose range holds every label, and only with LABL") {
+    // The test head's labels are 10, 20, 30 ... (make_test_head): they fit every type.
+    auto model = typed_model(fmt::task_kind::multiclass, 3, fmt::label_type::u8);
+    REQUIRE(open_contents(model) == status::ok);
+    for (std::uint8_t bad : {std::uint8_t{0}, std::uint8_t{9}, std::uint8_t{255}}) {
+        auto m = model;
+        find(m, fmt::tag::label_type)->bytes[0] = bad;
+        CHECK(open_contents(m) == status::bad_parameter_value);
+    }
+    auto two = model;
+    find(two, fmt::tag::label_type)->bytes.push_back(2);
+    find(two, fmt::tag::label_type)->count = 2;
+    CHECK(open_contents(two) == status::bad_section_size);
+    // A label outside the type: -1 as uint8 or uint64, 200 as int8.
+    for (auto [label, type] : {std::pair{-1, fmt::label_type::u8}, std::pair{-1, fmt::label_type::u64},
+                               std::pair{200, fmt::label_type::i8}, std::pair{70000, fmt::label_type::u16}}) {
+        CAPTURE(label);
+        auto m = typed_model(fmt::task_kind::multiclass, 3, type);
+        auto& labels = *find(m, fmt::tag::labels);
+        set_value<std::int32_t>(labels, label < 0 ? 0 : 2, label);
+        CHECK(open_contents(m) == status::bad_model);
+    }
+    // A regression model has no labels to type.
+    auto regression = make_test_model(dense_spec{}, fmt::task_kind::regression, 2);
+    regression.sections.push_back({fmt::tag::label_type, fmt::dtype::u8, 1, {5}});
+    CHECK(open_contents(regression) == status::bad_model);
 }

@@ -113,8 +113,10 @@ def check_model(pipe, X, path):
         assert_close(model.predict(X), expected.reshape(model.predict(X).shape))
     else:
         assert model.predict(X).tolist() == expected.tolist()
+        assert model.predict(X).dtype == expected.dtype
         assert_close(model.decision_function(X), pipe.decision_function(X))
         assert model.classes_.tolist() == pipe.classes_.tolist()
+        assert model.classes_.dtype == pipe.classes_.dtype
     return model
 
 
@@ -155,6 +157,27 @@ def test_kfm_predict_on_the_exported_file_equals_the_pipeline(head, labels, tmp_
     predicted, scores = cli_predict(tmp_path / "model.kfm", X, tmp_path)
     assert predicted.tolist() == pipe.predict(X).tolist()
     assert_close(scores.reshape(-1) if labels == "binary" else scores, pipe.decision_function(X))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"])
+def test_predicted_labels_keep_the_pipelines_dtype(dtype, tmp_path):
+    labels = [0, 2, 5] if dtype.startswith("u") else [-3, 0, 5]
+    X, y, X_test, _ = split(*classification(labels))
+    pipe = fit(pipeline(None, features(), RidgeClassifier(alpha=0.5)), X, y.astype(dtype))
+    export(pipe, tmp_path / "model.kfm")
+    model = check_model(pipe, X_test, tmp_path / "model.kfm")
+    assert model.predict(X_test).dtype == np.dtype(dtype)
+    assert model.feature_map().inspect()["head"]["label_type"] == dtype
+    # The device and `kfm predict` see the same int32 labels whatever the type.
+    assert cli_predict(tmp_path / "model.kfm", X_test, tmp_path)[0].tolist() == pipe.predict(X_test).tolist()
+
+
+def test_a_model_without_a_label_type_predicts_int32(tmp_path):
+    X, y, X_test, _ = split(*classification([1, 4]))
+    pipe = fit(pipeline(None, features(), RidgeClassifier(alpha=0.5)), X, y.astype(np.int32))
+    model = kfm.Model.from_bytes(export_bytes(pipe))
+    assert model.predict(X_test).dtype == np.int32 and model.classes_.dtype == np.int32
+    assert model.feature_map().inspect()["head"]["label_type"] == "int32"
 
 
 def test_kfm_predict_on_an_exported_regressor_equals_the_pipeline(tmp_path):
@@ -315,8 +338,8 @@ def _kfm_model_bytes_unchecked(pipe):
     from kfm.export import _feature_map, _head, _scaling
     feature_map = _feature_map("map", pipe.named_steps["map"])
     shift, scale = _scaling(("scale", pipe.named_steps["scale"]), feature_map.input_dim)
-    task, weights, bias, labels = _head("head", pipe.named_steps["head"], feature_map.output_dim)
-    return _kfm.model_bytes(feature_map.to_bytes(), shift, scale, task, weights, bias, labels)
+    task, weights, bias, labels, label_type = _head("head", pipe.named_steps["head"], feature_map.output_dim)
+    return _kfm.model_bytes(feature_map.to_bytes(), shift, scale, task, weights, bias, labels, "f32", label_type)
 
 
 def test_an_offset_float32_holds_exports_and_is_checked_on_the_given_rows(tmp_path):

@@ -32,7 +32,15 @@ struct linear_head {
     std::vector<float> bias;            // k
     std::vector<std::int32_t> labels;   // classifiers: the class labels, strictly increasing
     head_dtype stored_as = head_dtype::f32;
+    // Classifiers: the type a host gives labels back in (LTYP, written when not i32); every label must fit it.
+    format::label_type label_type = format::label_type::i32;
 };
+
+// The LTYP of an opened model: the type its labels were trained in (i32 when the file does not say).
+format::label_type label_type_of(const kfm::map& map);
+// NumPy's name of a label type ("int8" ... "uint64"), and back: nullptr / false for anything else.
+const char* label_type_name(format::label_type type) noexcept;
+bool label_type_from_name(const std::string& name, format::label_type* type) noexcept;
 
 // The int8 form of a k x D head: per output j, scale_j = max_i |w_ji| / 127 (1 for an all-zero row, or one
 // whose scale underflows float) and q_ji = round(w_ji / scale_j), so every weight is within scale_j / 2.
@@ -43,7 +51,7 @@ struct int8_head {
 // Throws std::invalid_argument when weights is not outputs x D.
 int8_head quantize_head(const std::vector<float>& weights, std::uint32_t outputs);
 
-// Whether `tag` is one of the model sections (PREP, TASK, HEAD, HDI8, HSCL, BIAS, LABL).
+// Whether `tag` is one of the model sections (PREP, TASK, HEAD, HDI8, HSCL, BIAS, LABL, LTYP).
 bool is_model_section(std::uint32_t tag) noexcept;
 
 // The map of a file kfm::open accepted (META and every section in file order), with its model sections

@@ -11,7 +11,7 @@ namespace kfm::offline {
 bool is_model_section(std::uint32_t tag) noexcept {
     namespace t = format::tag;
     return tag == t::preprocess || tag == t::task || tag == t::head || tag == t::head_int8 ||
-           tag == t::head_scales || tag == t::bias || tag == t::labels;
+           tag == t::head_scales || tag == t::bias || tag == t::labels || tag == t::label_type;
 }
 
 int8_head quantize_head(const std::vector<float>& weights, std::uint32_t outputs) {
@@ -59,6 +59,24 @@ map_contents map_part(const std::uint8_t* bytes, std::size_t size) {
     return map;
 }
 
+namespace {
+constexpr const char* label_type_names[] = {"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"};
+}
+
+const char* label_type_name(format::label_type type) noexcept {
+    const unsigned v = static_cast<unsigned>(type);
+    return v >= 1 && v <= format::label_type_last ? label_type_names[v - 1] : nullptr;
+}
+
+bool label_type_from_name(const std::string& name, format::label_type* type) noexcept {
+    for (unsigned v = 1; v <= format::label_type_last; ++v)
+        if (name == label_type_names[v - 1]) {
+            *type = static_cast<format::label_type>(v);
+            return true;
+        }
+    return false;
+}
+
 void add_preprocessing(map_contents& map, const input_scaling& scaling) {
     if (scaling.shift.empty() && scaling.scale.empty()) return;
     const std::size_t d = map.meta.input_dim;
@@ -94,6 +112,10 @@ void add_head(map_contents& map, const linear_head& head) {
         l.bytes.resize(head.labels.size() * sizeof(std::int32_t));
         std::memcpy(l.bytes.data(), head.labels.data(), l.bytes.size());
         map.sections.push_back(std::move(l));
+        // int32 is what a file without LTYP means: such models stay byte-identical to format 1.3's.
+        if (head.label_type != format::label_type::i32)
+            map.sections.push_back(section{format::tag::label_type, format::dtype::u8, 1,
+                                           {static_cast<std::uint8_t>(head.label_type)}});
     }
 }
 

@@ -133,7 +133,7 @@ const char* task_name(format::task_kind t) {
     }
 }
 
-// The model sections: preprocessing and the linear head (task, k, labels), as text lines and JSON members.
+// The model sections: preprocessing and the linear head (task, k, labels and their type), as text lines and JSON members.
 kernel_parameters describe_model(const kfm::map& v) {
     const bool has_prep = v.has_preprocessing();
     const char* prep = has_prep ? "shift/scale per input (PREP)" : "none";
@@ -144,6 +144,7 @@ kernel_parameters describe_model(const kfm::map& v) {
         return {text, json + ", \"head\": null"};
     }
     const bool int8 = has_int8_head(v);
+    const std::string type = label_type_name(label_type_of(v));  // the labels' type where they were trained
     std::string labels_text, labels_json = "[";
     for (std::uint32_t i = 0; i < v.class_count(); ++i) {
         if (i != 0) {
@@ -157,10 +158,11 @@ kernel_parameters describe_model(const kfm::map& v) {
     text += "head              " + std::string(task_name(v.task())) + ", " + std::to_string(v.head_outputs()) +
             " output(s) over " + std::to_string(v.output_dim()) + " features" +
             (int8 ? ", int8 weights with a scale per output (HDI8, HSCL)" : "") +
-            (v.class_count() != 0 ? ", labels " + labels_text : "") + "\n";
+            (v.class_count() != 0 ? ", labels " + labels_text + " (" + type + ")" : "") + "\n";
     json += ", \"head\": {\"task\": " + json_string(task_name(v.task())) + ", \"outputs\": " +
             std::to_string(v.head_outputs()) + ", \"weights\": " + json_string(int8 ? "int8" : "f32") +
-            ", \"labels\": " + labels_json + "}";
+            ", \"labels\": " + labels_json +
+            (v.class_count() != 0 ? ", \"label_type\": " + json_string(type) : "") + "}";
     return {text, json};
 }
 

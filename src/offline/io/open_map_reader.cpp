@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "kfm/offline/model.hpp"
 #include "runtime/map_state.hpp"
 
 namespace kfm::offline {
@@ -29,5 +30,10 @@ std::span<const format::feature_segment> segments_of(const kfm::map& map) {
 }
 
 bool has_int8_head(const kfm::map& map) { return open_state(map).view<detail::section::head_int8>().present(); }
+
+format::label_type label_type_of(const kfm::map& map) {
+    const auto type = open_state(map).view<detail::section::label_type>();
+    return type.present() ? static_cast<format::label_type>(type[0]) : format::label_type::i32;
+}
 
 }  // namespace kfm::offline

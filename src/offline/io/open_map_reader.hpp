@@ -1,5 +1,6 @@
 // What an open map holds that the public kfm::map accessors do not give: the META record, the kernel
-// parameters, the segments, whether the head is int8. open_map_reader.cpp is the one place
+// parameters, the segments, whether the head is int8 (and, for include/kfm/offline/model.hpp,
+// label_type_of: LTYP). open_map_reader.cpp is the one place
 // the offline library and the kfm tool read an open map's state, so no other file of theirs includes the
 // runtime's private headers. Every function here throws std::invalid_argument for a map that is not open.
 #pragma once
