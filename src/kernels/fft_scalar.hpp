@@ -1,0 +1,143 @@
+// The one-lane (scalar_arch) FFT, the scalar table's and so the Cortex-M4F / M7's: radix-4 passes on plain
+// float variables, which GCC keeps in registers at -Os as at -O2 (the generic radix groups of fft.hpp hold
+// their elements in arrays, which -Os leaves in memory: 2.9-4.1x CMSIS-DSP's instructions there).
+//   first pass   the bit-reversal copy fused with the first two stages (radix 4), or three (radix 8) when
+//                log2 n is odd; their twiddles are 1, -i and (+-1 - i) / sqrt 2: no table loads. In place,
+//                the bit reversal swaps pairs first and the pass reads its groups contiguously.
+//   later passes radix 4 over stages h and 2h, columns outer: a column's three twiddles w1 = w_h[j],
+//                w2 = w_2h[j] and w1 w2 are loaded (and multiplied) once for all its groups, and each group
+//                costs three complex multiplications instead of radix-2 stages' four.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "format/fft_layout.hpp"
+#include "kernels/fft_bit_reversal.hpp"
+#include "kernels/vec.hpp"
+
+namespace kfm::detail::kern {
+namespace {
+
+using scalar_v = scalar_arch;
+
+// (re, im) * (wr, wi), fused as the table's other kernels fuse.
+KFM_ALWAYS_INLINE void complex_multiply(float& re, float& im, float wr, float wi) noexcept {
+    const float r = neg_mul_add<scalar_v>(wi, im, wr * re);
+    im = mul_add<scalar_v>(wi, re, wr * im);
+    re = r;
+}
+
+// The 4-point DFT of the first two stages (twiddles 1 and -i) on elements in bit-reversed order.
+KFM_ALWAYS_INLINE void first_radix4(float* r, float* i) noexcept {
+    const float a0r = r[0] + r[1], a0i = i[0] + i[1], a1r = r[0] - r[1], a1i = i[0] - i[1];
+    const float a2r = r[2] + r[3], a2i = i[2] + i[3], a3r = r[2] - r[3], a3i = i[2] - i[3];
+    r[0] = a0r + a2r; i[0] = a0i + a2i;
+    r[2] = a0r - a2r; i[2] = a0i - a2i;
+    r[1] = a1r + a3i; i[1] = a1i - a3r;  // a1 + (-i) a3
+    r[3] = a1r - a3i; i[3] = a1i + a3r;
+}
+
+// Elements 0..R-1 of group g of the first pass: from src[rev_R(m) n / R + rev(g)] (the input in natural
+// order: the fused bit reversal) or, Reversed false, from src[R g + m] (already bit-reversed in place).
+template <unsigned R, bool Reversed>
+KFM_ALWAYS_INLINE std::size_t first_pass_index(std::size_t g, std::size_t rg, std::size_t quarter_or_eighth,
+                                               unsigned m) noexcept {
+    if (!Reversed) return R * g + m;
+    const unsigned rev_m = R == 4 ? ((m & 1) << 1 | m >> 1) : ((m & 1) << 2 | (m & 2) | m >> 2);
+    return rg + rev_m * quarter_or_eighth;
+}
+
+template <unsigned R, bool Reversed>
+inline void first_pass(const float* in_re, const float* in_im, float* out_re, float* out_im, unsigned log2_n) noexcept {
+    constexpr unsigned log2_r = R == 4 ? 2 : 3;
+    const unsigned group_bits = log2_n - log2_r;
+    const std::size_t groups = std::size_t(1) << group_bits;
+    const float half_sqrt2 = 0.70710678118654752f;
+    for (std::size_t g = 0; g < groups; ++g) {
+        const std::size_t rg = !Reversed || group_bits == 0 ? 0
+                               : group_bits <= 8 ? std::size_t(reversed_byte.v[g] >> (8 - group_bits))
+                                                 : reverse_bits<scalar_v>(std::uint32_t(g), group_bits);
+        float r[R], i[R];
+        KFM_UNROLL(8)
+        for (unsigned m = 0; m < R; ++m) {
+            const std::size_t k = first_pass_index<R, Reversed>(g, rg, groups, m);
+            r[m] = in_re[k];
+            i[m] = in_im[k];
+        }
+        first_radix4(r, i);
+        if (R == 8) {
+            first_radix4(r + 4, i + 4);
+            // stage h = 4: element 4 + k times w_k = exp(-i pi k / 4): 1, (1 - i) / sqrt 2, -i, -(1 + i) / sqrt 2
+            float t5r = (r[5] + i[5]) * half_sqrt2, t5i = (i[5] - r[5]) * half_sqrt2;
+            float t7r = (i[7] - r[7]) * half_sqrt2, t7i = -(r[7] + i[7]) * half_sqrt2;
+            const float t6r = i[6], t6i = -r[6];
+            const float b4r = r[4], b4i = i[4];
+            r[4] = r[0] - b4r; i[4] = i[0] - b4i; r[0] = r[0] + b4r; i[0] = i[0] + b4i;
+            r[5] = r[1] - t5r; i[5] = i[1] - t5i; r[1] = r[1] + t5r; i[1] = i[1] + t5i;
+            r[6] = r[2] - t6r; i[6] = i[2] - t6i; r[2] = r[2] + t6r; i[2] = i[2] + t6i;
+            r[7] = r[3] - t7r; i[7] = i[3] - t7i; r[3] = r[3] + t7r; i[3] = i[3] + t7i;
+        }
+        KFM_UNROLL(8)
+        for (unsigned m = 0; m < R; ++m) {
+            out_re[R * g + m] = r[m];
+            out_im[R * g + m] = i[m];
+        }
+    }
+}
+
+// Stages h and 2h in place (h >= 4): X0 = x0 + A + (B + C), X2 = x0 + A - (B + C), X1 = x0 - A - i (B - C),
+// X3 = x0 - A + i (B - C), with A = w1 x1, B = w2 x2, C = w1 w2 x3 (x_k = element j + k h of a group).
+inline void radix4_pass(float* re, float* im, std::size_t n, std::size_t h, const float* tw) noexcept {
+    const float* w1_re = tw + fft_layout::stage_offset(h);
+    const float* w2_re = tw + fft_layout::stage_offset(2 * h);
+    for (std::size_t j = 0; j < h; ++j) {
+        const float w1r = w1_re[j], w1i = w1_re[h + j], w2r = w2_re[j], w2i = w2_re[2 * h + j];
+        float w3r = w1r, w3i = w1i;
+        complex_multiply(w3r, w3i, w2r, w2i);
+        float* r = re + j;
+        float* i = im + j;
+        for (std::size_t base = 0; base < n; base += 4 * h) {
+            float x0r = r[base], x0i = i[base], x1r = r[base + h], x1i = i[base + h];
+            float x2r = r[base + 2 * h], x2i = i[base + 2 * h], x3r = r[base + 3 * h], x3i = i[base + 3 * h];
+            complex_multiply(x1r, x1i, w1r, w1i);
+            complex_multiply(x2r, x2i, w2r, w2i);
+            complex_multiply(x3r, x3i, w3r, w3i);
+            const float s0r = x0r + x1r, s0i = x0i + x1i, d0r = x0r - x1r, d0i = x0i - x1i;
+            const float s1r = x2r + x3r, s1i = x2i + x3i, d1r = x2r - x3r, d1i = x2i - x3i;
+            r[base] = s0r + s1r; i[base] = s0i + s1i;
+            r[base + 2 * h] = s0r - s1r; i[base + 2 * h] = s0i - s1i;
+            r[base + h] = d0r + d1i; i[base + h] = d0i - d1r;  // d0 - i d1
+            r[base + 3 * h] = d0r - d1i; i[base + 3 * h] = d0i + d1r;
+        }
+    }
+}
+
+// The forward transform out of place or (partly) in place; fft_r2_c2c swaps re and im for the inverse.
+inline void fft_scalar(const float* in_re, const float* in_im, float* out_re, float* out_im, unsigned log2_n,
+                       const float* tw) noexcept {
+    const std::size_t n = std::size_t(1) << log2_n;
+    if (log2_n < 2) {  // n = 1 or 2
+        const float x0r = in_re[0], x0i = in_im[0], x1r = n == 2 ? in_re[1] : 0.0f, x1i = n == 2 ? in_im[1] : 0.0f;
+        out_re[0] = x0r + x1r;
+        out_im[0] = x0i + x1i;
+        if (n == 2) {
+            out_re[1] = x0r - x1r;
+            out_im[1] = x0i - x1i;
+        }
+        return;
+    }
+    const bool odd = (log2_n & 1) != 0;
+    if (in_re == out_re || in_im == out_im) {
+        bit_reverse_copy<scalar_v>(in_re, in_im, out_re, out_im, log2_n);
+        if (odd) first_pass<8, false>(out_re, out_im, out_re, out_im, log2_n);
+        else first_pass<4, false>(out_re, out_im, out_re, out_im, log2_n);
+    } else if (odd) {
+        first_pass<8, true>(in_re, in_im, out_re, out_im, log2_n);
+    } else {
+        first_pass<4, true>(in_re, in_im, out_re, out_im, log2_n);
+    }
+    for (std::size_t h = odd ? 8 : 4; h < n; h *= 4) radix4_pass(out_re, out_im, n, h, tw);
+}
+
+}  // namespace
+}  // namespace kfm::detail::kern
