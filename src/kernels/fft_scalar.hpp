@@ -37,32 +37,35 @@ KFM_ALWAYS_INLINE void first_radix4(float* r, float* i) noexcept {
     r[3] = a1r - a3i; i[3] = a1i + a3r;
 }
 
-// Elements 0..R-1 of group g of the first pass: from src[rev_R(m) n / R + rev(g)] (the input in natural
-// order: the fused bit reversal) or, Reversed false, from src[R g + m] (already bit-reversed in place).
-template <unsigned R, bool Reversed>
-KFM_ALWAYS_INLINE std::size_t first_pass_index(std::size_t g, std::size_t rg, std::size_t quarter_or_eighth,
-                                               unsigned m) noexcept {
-    if (!Reversed) return R * g + m;
-    const unsigned rev_m = R == 4 ? ((m & 1) << 1 | m >> 1) : ((m & 1) << 2 | (m & 2) | m >> 2);
-    return rg + rev_m * quarter_or_eighth;
-}
-
-template <unsigned R, bool Reversed>
-inline void first_pass(const float* in_re, const float* in_im, float* out_re, float* out_im, unsigned log2_n) noexcept {
+// The first pass over groups of R = 4 or 8 elements. Element m of output group g comes from
+// src[rev(g) + rev_R(m) n / R] when Reversed (the input in natural order: the fused bit reversal), else
+// from src[R g + m] (data already bit-reversed in place). The offsets are run-time values, so one copy of
+// the pass serves both.
+template <unsigned R>
+inline void first_pass(const float* in_re, const float* in_im, float* out_re, float* out_im, unsigned log2_n,
+                       bool reversed) noexcept {
     constexpr unsigned log2_r = R == 4 ? 2 : 3;
     const unsigned group_bits = log2_n - log2_r;
     const std::size_t groups = std::size_t(1) << group_bits;
+    std::size_t offset[R];
+    KFM_UNROLL(8)
+    for (unsigned m = 0; m < R; ++m) {
+        const unsigned rev_m = R == 4 ? ((m & 1) << 1 | m >> 1) : ((m & 1) << 2 | (m & 2) | m >> 2);
+        offset[m] = reversed ? rev_m * groups : m;
+    }
     const float half_sqrt2 = 0.70710678118654752f;
     for (std::size_t g = 0; g < groups; ++g) {
-        const std::size_t rg = !Reversed || group_bits == 0 ? 0
-                               : group_bits <= 8 ? std::size_t(reversed_byte.v[g] >> (8 - group_bits))
-                                                 : reverse_bits<scalar_v>(std::uint32_t(g), group_bits);
+        const std::size_t base = !reversed ? R * g
+                                 : group_bits == 0 ? 0
+                                 : group_bits <= 8 ? std::size_t(reversed_byte.v[g] >> (8 - group_bits))
+                                                   : reverse_bits<scalar_v>(std::uint32_t(g), group_bits);
+        const float* src_re = in_re + base;
+        const float* src_im = in_im + base;
         float r[R], i[R];
         KFM_UNROLL(8)
         for (unsigned m = 0; m < R; ++m) {
-            const std::size_t k = first_pass_index<R, Reversed>(g, rg, groups, m);
-            r[m] = in_re[k];
-            i[m] = in_im[k];
+            r[m] = src_re[offset[m]];
+            i[m] = src_im[offset[m]];
         }
         first_radix4(r, i);
         if (R == 8) {
@@ -86,28 +89,34 @@ inline void first_pass(const float* in_re, const float* in_im, float* out_re, fl
 }
 
 // Stages h and 2h in place (h >= 4): X0 = x0 + A + (B + C), X2 = x0 + A - (B + C), X1 = x0 - A - i (B - C),
-// X3 = x0 - A + i (B - C), with A = w1 x1, B = w2 x2, C = w1 w2 x3 (x_k = element j + k h of a group).
-inline void radix4_pass(float* re, float* im, std::size_t n, std::size_t h, const float* tw) noexcept {
-    const float* w1_re = tw + fft_layout::stage_offset(h);
-    const float* w2_re = tw + fft_layout::stage_offset(2 * h);
-    for (std::size_t j = 0; j < h; ++j) {
-        const float w1r = w1_re[j], w1i = w1_re[h + j], w2r = w2_re[j], w2i = w2_re[2 * h + j];
-        float w3r = w1r, w3i = w1i;
-        complex_multiply(w3r, w3i, w2r, w2i);
-        float* r = re + j;
-        float* i = im + j;
-        for (std::size_t base = 0; base < n; base += 4 * h) {
-            float x0r = r[base], x0i = i[base], x1r = r[base + h], x1i = i[base + h];
-            float x2r = r[base + 2 * h], x2i = i[base + 2 * h], x3r = r[base + 3 * h], x3i = i[base + 3 * h];
+// X3 = x0 - A + i (B - C), with A = w1 x1, B = w2 x2, C = w3 x3, w1 = w_h[j], w2 = w_2h[j], w3 = w1 w2
+// (x_k = element j + k h of a group). Groups outer, columns inner: the twelve pointers (four elements and
+// two twiddles, each re and im) step by one float, which the M4's load and store multiple instructions
+// do for free (write-back), where VFP loads take no register offset. (Columns outer, reusing a column's
+// twiddles across its groups, cost more: the last passes have one group per column.) Not inlined: inside
+// the transform GCC kept the caller's values in the core registers and the pointers on the stack.
+__attribute__((noinline)) void radix4_pass(float* re, float* im, std::size_t n, std::size_t h, const float* tw) noexcept {
+    const float* w1_table = tw + fft_layout::stage_offset(h);
+    const float* w2_table = tw + fft_layout::stage_offset(2 * h);
+    for (std::size_t base = 0; base < n; base += 4 * h) {
+        const float *w1_re = w1_table, *w1_im = w1_table + h, *w2_re = w2_table, *w2_im = w2_table + 2 * h;
+        float *r0 = re + base, *r1 = r0 + h, *r2 = r1 + h, *r3 = r2 + h;
+        float *i0 = im + base, *i1 = i0 + h, *i2 = i1 + h, *i3 = i2 + h;
+        for (const float* end = r1; r0 != end;) {
+            const float w1r = *w1_re++, w1i = *w1_im++, w2r = *w2_re++, w2i = *w2_im++;
+            float w3r = w1r, w3i = w1i;
+            complex_multiply(w3r, w3i, w2r, w2i);
+            float x1r = *r1, x1i = *i1, x2r = *r2, x2i = *i2, x3r = *r3, x3i = *i3;
             complex_multiply(x1r, x1i, w1r, w1i);
             complex_multiply(x2r, x2i, w2r, w2i);
             complex_multiply(x3r, x3i, w3r, w3i);
+            const float x0r = *r0, x0i = *i0;
             const float s0r = x0r + x1r, s0i = x0i + x1i, d0r = x0r - x1r, d0i = x0i - x1i;
             const float s1r = x2r + x3r, s1i = x2i + x3i, d1r = x2r - x3r, d1i = x2i - x3i;
-            r[base] = s0r + s1r; i[base] = s0i + s1i;
-            r[base + 2 * h] = s0r - s1r; i[base + 2 * h] = s0i - s1i;
-            r[base + h] = d0r + d1i; i[base + h] = d0i - d1r;  // d0 - i d1
-            r[base + 3 * h] = d0r - d1i; i[base + 3 * h] = d0i + d1r;
+            *r0++ = s0r + s1r; *i0++ = s0i + s1i;
+            *r2++ = s0r - s1r; *i2++ = s0i - s1i;
+            *r1++ = d0r + d1i; *i1++ = d0i - d1r;  // d0 - i d1
+            *r3++ = d0r - d1i; *i3++ = d0i + d1r;
         }
     }
 }
@@ -129,13 +138,12 @@ inline void fft_scalar(const float* in_re, const float* in_im, float* out_re, fl
     const bool odd = (log2_n & 1) != 0;
     if (in_re == out_re || in_im == out_im) {
         bit_reverse_copy<scalar_v>(in_re, in_im, out_re, out_im, log2_n);
-        if (odd) first_pass<8, false>(out_re, out_im, out_re, out_im, log2_n);
-        else first_pass<4, false>(out_re, out_im, out_re, out_im, log2_n);
-    } else if (odd) {
-        first_pass<8, true>(in_re, in_im, out_re, out_im, log2_n);
-    } else {
-        first_pass<4, true>(in_re, in_im, out_re, out_im, log2_n);
+        in_re = out_re;
+        in_im = out_im;
     }
+    const bool reversed = in_re != out_re;  // else bit-reversed in place above
+    if (odd) first_pass<8>(in_re, in_im, out_re, out_im, log2_n, reversed);
+    else first_pass<4>(in_re, in_im, out_re, out_im, log2_n, reversed);
     for (std::size_t h = odd ? 8 : 4; h < n; h *= 4) radix4_pass(out_re, out_im, n, h, tw);
 }
 
