@@ -3,7 +3,7 @@
 // their elements in arrays, which -Os leaves in memory: 2.9-4.1x CMSIS-DSP's instructions there).
 //   first pass   the bit-reversal copy fused with the first two stages (radix 4), or three (radix 8) when
 //                log2 n is odd; their twiddles are 1, -i and (+-1 - i) / sqrt 2: no table loads. In place,
-//                the bit reversal swaps pairs first and the pass reads its groups contiguously.
+//                the bit reversal swaps pairs instead and the radix-4 passes start at h = 1.
 //   later passes radix 4 over stages h and 2h, columns outer: a column's three twiddles w1 = w_h[j],
 //                w2 = w_2h[j] and w1 w2 are loaded (and multiplied) once for all its groups, and each group
 //                costs three complex multiplications instead of radix-2 stages' four.
@@ -20,10 +20,17 @@ namespace {
 
 using scalar_v = scalar_arch;
 
-// (re, im) * (wr, wi), fused as the table's other kernels fuse.
+// a * b + c, fused exactly where vec.hpp's mul_add fuses, but always inlined (at -Os GCC calls
+// mul_add<scalar_arch> as a function: a call per multiply-add).
+KFM_ALWAYS_INLINE float fused_multiply_add(float a, float b, float c) noexcept {
+    if constexpr (fused_mul_add) return __builtin_fmaf(a, b, c);
+    else return a * b + c;
+}
+
+// (re, im) * (wr, wi), rounded as the table's other kernels round.
 KFM_ALWAYS_INLINE void complex_multiply(float& re, float& im, float wr, float wi) noexcept {
-    const float r = neg_mul_add<scalar_v>(wi, im, wr * re);
-    im = mul_add<scalar_v>(wi, re, wr * im);
+    const float r = fused_multiply_add(-wi, im, wr * re);
+    im = fused_multiply_add(wi, re, wr * im);
     re = r;
 }
 
@@ -37,13 +44,11 @@ KFM_ALWAYS_INLINE void first_radix4(float* r, float* i) noexcept {
     r[3] = a1r - a3i; i[3] = a1i + a3r;
 }
 
-// The first pass over groups of R = 4 or 8 elements. Element m of output group g comes from
-// src[rev(g) + rev_R(m) n / R] when Reversed (the input in natural order: the fused bit reversal), else
-// from src[R g + m] (data already bit-reversed in place). The offsets are run-time values, so one copy of
-// the pass serves both.
+// The first pass, out of place: output group g (elements R g .. R g + R - 1, bit-reversed order) read from
+// in[rev(g) + rev_R(m) n / R], m < R, and put through the first log2 R stages.
 template <unsigned R>
-inline void first_pass(const float* in_re, const float* in_im, float* out_re, float* out_im, unsigned log2_n,
-                       bool reversed) noexcept {
+__attribute__((noinline)) void first_pass(const float* in_re, const float* in_im, float* out_re, float* out_im,
+                                          unsigned log2_n) noexcept {
     constexpr unsigned log2_r = R == 4 ? 2 : 3;
     const unsigned group_bits = log2_n - log2_r;
     const std::size_t groups = std::size_t(1) << group_bits;
@@ -51,14 +56,11 @@ inline void first_pass(const float* in_re, const float* in_im, float* out_re, fl
     KFM_UNROLL(8)
     for (unsigned m = 0; m < R; ++m) {
         const unsigned rev_m = R == 4 ? ((m & 1) << 1 | m >> 1) : ((m & 1) << 2 | (m & 2) | m >> 2);
-        offset[m] = reversed ? rev_m * groups : m;
+        offset[m] = rev_m * groups;
     }
     const float half_sqrt2 = 0.70710678118654752f;
     for (std::size_t g = 0; g < groups; ++g) {
-        const std::size_t base = !reversed ? R * g
-                                 : group_bits == 0 ? 0
-                                 : group_bits <= 8 ? std::size_t(reversed_byte.v[g] >> (8 - group_bits))
-                                                   : reverse_bits<scalar_v>(std::uint32_t(g), group_bits);
+        const std::size_t base = group_bits == 0 ? 0 : reverse_bits<scalar_v>(std::uint32_t(g), group_bits);
         const float* src_re = in_re + base;
         const float* src_im = in_im + base;
         float r[R], i[R];
@@ -136,15 +138,32 @@ inline void fft_scalar(const float* in_re, const float* in_im, float* out_re, fl
         return;
     }
     const bool odd = (log2_n & 1) != 0;
+    std::size_t h = odd ? 8 : 4;
     if (in_re == out_re || in_im == out_im) {
-        bit_reverse_copy<scalar_v>(in_re, in_im, out_re, out_im, log2_n);
-        in_re = out_re;
-        in_im = out_im;
+        // in place: the bit reversal by swapping pairs, then radix-4 passes from h = 1 (twiddles 1), after
+        // one radix-2 stage when log2 n is odd (slower than out of place, and no second first pass in flash)
+        for (std::size_t k = 0; in_re != out_re && k < n; ++k) out_re[k] = in_re[k];
+        for (std::size_t k = 0; in_im != out_im && k < n; ++k) out_im[k] = in_im[k];
+        for (std::uint32_t k = 0; k < n; ++k) {
+            const std::uint32_t j = reverse_bits<scalar_v>(k, log2_n);
+            if (k < j) {
+                float t = out_re[k]; out_re[k] = out_re[j]; out_re[j] = t;
+                t = out_im[k]; out_im[k] = out_im[j]; out_im[j] = t;
+            }
+        }
+        h = 1;
+        for (std::size_t k = 0; odd && k < n; k += 2) {
+            const float ar = out_re[k], ai = out_im[k], br = out_re[k + 1], bi = out_im[k + 1];
+            out_re[k] = ar + br; out_im[k] = ai + bi;
+            out_re[k + 1] = ar - br; out_im[k + 1] = ai - bi;
+            h = 2;
+        }
+    } else if (odd) {
+        first_pass<8>(in_re, in_im, out_re, out_im, log2_n);
+    } else {
+        first_pass<4>(in_re, in_im, out_re, out_im, log2_n);
     }
-    const bool reversed = in_re != out_re;  // else bit-reversed in place above
-    if (odd) first_pass<8>(in_re, in_im, out_re, out_im, log2_n, reversed);
-    else first_pass<4>(in_re, in_im, out_re, out_im, log2_n, reversed);
-    for (std::size_t h = odd ? 8 : 4; h < n; h *= 4) radix4_pass(out_re, out_im, n, h, tw);
+    for (; h < n; h *= 4) radix4_pass(out_re, out_im, n, h, tw);
 }
 
 }  // namespace
