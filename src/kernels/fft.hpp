@@ -7,10 +7,12 @@
 // butterfly's partner across, the lane twiddle tables of fft_layout.hpp carry the sign), all of them fused
 // in one pass; stages with h >= lanes are contiguous vector loops, fused two at a time (radix-4 pass;
 // one radix-8 pass when their number is odd) to cut the passes over memory. For n == lanes^2 the tile is
-// the whole transform and every stage runs in registers (one load, one store). The inverse is the
+// the whole transform and every stage runs in registers (one load, one store), as for n == 2 lanes^2 on 4
+// lanes (two tiles, 16 data registers; not on MVE). The inverse is the
 // forward transform with re and im swapped (conj(F(conj x))). On AVX2 (and AVX-512, which uses the 8-lane
 // kernel), 16 <= n < 64 runs the 4-lane SSE instance of the same template (half_width_arch). On MVE, with 8
-// vector registers, the out-of-place bit reversal and the stages h >= lanes are fft_mve.hpp's passes.
+// vector registers, the out-of-place bit reversal and the stages h >= lanes are fft_mve.hpp's passes. The
+// one-lane instance (the scalar table) is fft_scalar.hpp's radix-4 FFT.
 #pragma once
 #include <cstdint>
 #include <utility>

@@ -100,11 +100,12 @@ __attribute__((noinline)) void first_pass(const float* in_re, const float* in_im
 __attribute__((noinline)) void radix4_pass(float* re, float* im, std::size_t n, std::size_t h, const float* tw) noexcept {
     const float* w1_table = tw + fft_layout::stage_offset(h);
     const float* w2_table = tw + fft_layout::stage_offset(2 * h);
-    for (std::size_t base = 0; base < n; base += 4 * h) {
+    float *r0 = re, *i0 = im;
+    for (const float* const end = re + n; r0 != end; r0 += 3 * h, i0 += 3 * h) {  // the columns leave r0 at + h
         const float *w1_re = w1_table, *w1_im = w1_table + h, *w2_re = w2_table, *w2_im = w2_table + 2 * h;
-        float *r0 = re + base, *r1 = r0 + h, *r2 = r1 + h, *r3 = r2 + h;
-        float *i0 = im + base, *i1 = i0 + h, *i2 = i1 + h, *i3 = i2 + h;
-        for (const float* end = r1; r0 != end;) {
+        float *r1 = r0 + h, *r2 = r1 + h, *r3 = r2 + h;
+        float *i1 = i0 + h, *i2 = i1 + h, *i3 = i2 + h;
+        for (const float* const column_end = r1; r0 != column_end;) {
             const float w1r = *w1_re++, w1i = *w1_im++, w2r = *w2_re++, w2i = *w2_im++;
             float w3r = w1r, w3i = w1i;
             complex_multiply(w3r, w3i, w2r, w2i);
