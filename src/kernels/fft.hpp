@@ -494,17 +494,16 @@ void fft_r2_c2c(const float* in_re, const float* in_im, float* out_re, float* ou
     std::size_t h = 1;
     if constexpr (W >= 4) {
         if (n >= W) {
-            const bool fully_in_place = in_re == out_re && in_im == out_im;
             if constexpr (W == 4 && !eight_vector_registers<A>) {  // n = 2 W^2: 16 data registers
-                if (n == 2 * W * W && (!in_place || fully_in_place)) {
+                if (n == 2 * W * W && (!in_place || (in_re == out_re && in_im == out_im))) {
                     whole_tile_transform<2, A>(in_re, in_im, out_re, out_im, twiddles);
                     return;
                 }
             }
-            if (n == W * W && (!in_place || fully_in_place)) {
+            if (n == W * W && (!in_place || (in_re == out_re && in_im == out_im))) {
                 whole_tile_transform<1, A>(in_re, in_im, out_re, out_im, twiddles);
                 return;
-            } else if (n >= W * W && fully_in_place) {
+            } else if (n >= W * W && in_re == out_re && in_im == out_im) {
                 reverse_tiles_and_first_stages<true, A>(out_re, out_im, out_re, out_im, log2_n, twiddles);
             } else if (n >= W * W && !in_place) {
 #if KFM_MVE
