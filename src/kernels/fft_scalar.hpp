@@ -4,9 +4,9 @@
 //   first pass   the bit-reversal copy fused with the first two stages (radix 4), or three (radix 8) when
 //                log2 n is odd; their twiddles are 1, -i and (+-1 - i) / sqrt 2: no table loads. In place,
 //                the bit reversal swaps pairs instead and the radix-4 passes start at h = 1.
-//   later passes radix 4 over stages h and 2h, columns outer: a column's three twiddles w1 = w_h[j],
-//                w2 = w_2h[j] and w1 w2 are loaded (and multiplied) once for all its groups, and each group
-//                costs three complex multiplications instead of radix-2 stages' four.
+//   later passes radix 4 over stages h and 2h: each group costs three complex multiplications (by
+//                w1 = w_h[j], w2 = w_2h[j] and w1 w2) instead of radix-2 stages' four, with every pointer
+//                advanced by write-back loads and stores (radix4_pass).
 #pragma once
 #include <cstddef>
 #include <cstdint>
