@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Instructions per FFT (n = 64 .. 1024) and per SSF transform (16 -> 256, 64 -> 512, 256 -> 4096) on
-# bare-metal Cortex-M under qemu-system-arm -icount shift=0, for every kernel table of the build (mve and
-# scalar on the M55), at -O2 and -Os; with a CMSIS-DSP source tree, also CMSIS-DSP's arm_cfft_f32 built
+# bare-metal Cortex-M4F (mps2-an386), M7 (mps2-an500) and M55 (mps3-an547) under qemu-system-arm
+# -icount shift=0, for every kernel table of the build (scalar on the M4F and M7, mve and scalar on the
+# M55), at -O2 and -Os; with a CMSIS-DSP source tree, also CMSIS-DSP's arm_cfft_f32 built
 # from it with the same compiler and flags (the comparison of docs/benchmarks.md, "Cortex-M").
 #   bench.sh KFM_TOOL [CMSIS_DSP_DIR CMSIS_CORE_INCLUDE_DIR]
 # KFM_TOOL is a host kfm (it builds the maps). CMSIS_DSP_DIR is a checkout of
 # github.com/ARM-software/CMSIS-DSP, CMSIS_CORE_INCLUDE_DIR the CMSIS/Core/Include directory of CMSIS_6;
-# without them the CMSIS column is skipped. Cores: KFM_BENCH_CORES (default cortex-m55). Work directory:
+# without them the CMSIS column is skipped. Cores: KFM_BENCH_CORES (default all three:
+# "cortex-m4 cortex-m7 cortex-m55"). Work directory:
 # KFM_BENCH_WORK (default a temporary one). Prints the "bench ..." lines of kfm_bench_firmware, each
 # prefixed by the core and optimisation level, then a table per core.
 set -euo pipefail
@@ -46,7 +48,7 @@ header=$work/kfm_bench_maps.h
   echo "static const kfm_bench_map kfm_bench_maps[] = {$list};"
 } >"$header"
 
-for core in ${KFM_BENCH_CORES:-cortex-m55}; do
+for core in ${KFM_BENCH_CORES:-cortex-m4 cortex-m7 cortex-m55}; do
   for opt in O2 Os; do
     b=$work/$core-$opt
     args=(-DKFM_CORTEX_M_CPU="$core" -DKFM_MODEL_DIR="$work/model" -DKFM_BENCH_DIR="$work" -DCMAKE_BUILD_TYPE=Bench

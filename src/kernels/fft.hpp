@@ -7,16 +7,20 @@
 // butterfly's partner across, the lane twiddle tables of fft_layout.hpp carry the sign), all of them fused
 // in one pass; stages with h >= lanes are contiguous vector loops, fused two at a time (radix-4 pass;
 // one radix-8 pass when their number is odd) to cut the passes over memory. For n == lanes^2 the tile is
-// the whole transform and every stage runs in registers (one load, one store). The inverse is the
+// the whole transform and every stage runs in registers (one load, one store), as for n == 2 lanes^2 on 4
+// lanes (two tiles, 16 data registers; not on MVE). The inverse is the
 // forward transform with re and im swapped (conj(F(conj x))). On AVX2 (and AVX-512, which uses the 8-lane
 // kernel), 16 <= n < 64 runs the 4-lane SSE instance of the same template (half_width_arch). On MVE, with 8
-// vector registers, the out-of-place bit reversal and the stages h >= lanes are fft_mve.hpp's passes.
+// vector registers, the out-of-place bit reversal and the stages h >= lanes are fft_mve.hpp's passes. The
+// one-lane instance (the scalar table) is fft_scalar.hpp's radix-4 FFT.
 #pragma once
 #include <cstdint>
 #include <utility>
 #include <type_traits>
 
 #include "format/fft_layout.hpp"
+#include "kernels/fft_bit_reversal.hpp"
+#include "kernels/fft_scalar.hpp"  // the one-lane FFT
 #include "kernels/vec.hpp"
 #if KFM_MVE
 #include "kernels/fft_mve.hpp"  // the MVE passes (8 vector registers)
@@ -24,62 +28,6 @@
 
 namespace kfm::detail::kern {
 namespace {
-
-template <class A>
-KFM_ALWAYS_INLINE std::uint32_t reverse_bits(std::uint32_t i, unsigned bits) noexcept {
-    i = ((i >> 1) & 0x55555555u) | ((i & 0x55555555u) << 1);
-    i = ((i >> 2) & 0x33333333u) | ((i & 0x33333333u) << 2);
-    i = ((i >> 4) & 0x0f0f0f0fu) | ((i & 0x0f0f0f0fu) << 4);
-    i = ((i >> 8) & 0x00ff00ffu) | ((i & 0x00ff00ffu) << 8);
-    i = (i >> 16) | (i << 16);
-    return i >> (32 - bits);
-}
-
-// Bit reversal of every byte, for short transforms: one load per index instead of the ten operations of
-// reverse_bits (the scalar copy below dominated n = 16 and 32).
-struct byte_reversal {
-    std::uint8_t v[256];
-};
-constexpr byte_reversal make_byte_reversal() {
-    byte_reversal r{};
-    for (unsigned i = 0; i < 256; ++i) {
-        unsigned b = 0;
-        for (unsigned k = 0; k < 8; ++k) b |= ((i >> k) & 1u) << (7 - k);
-        r.v[i] = std::uint8_t(b);
-    }
-    return r;
-}
-constexpr byte_reversal reversed_byte = make_byte_reversal();
-
-// out = in in bit-reversed order; in == out is allowed (pairs are swapped once), also for re or im alone.
-template <class A>
-KFM_ALWAYS_INLINE void bit_reverse_copy(const float* in_re, const float* in_im, float* out_re, float* out_im,
-                                        unsigned log2_n) noexcept {
-    const std::uint32_t n = std::uint32_t(1) << log2_n;
-    if (in_re == out_re || in_im == out_im) {  // (partly) in place: copy the other half, then swap pairs
-        for (std::uint32_t i = 0; in_re != out_re && i < n; ++i) out_re[i] = in_re[i];
-        for (std::uint32_t i = 0; in_im != out_im && i < n; ++i) out_im[i] = in_im[i];
-        for (std::uint32_t i = 0; i < n; ++i) {
-            const std::uint32_t j = reverse_bits<A>(i, log2_n);
-            if (i < j) {
-                float t = out_re[i]; out_re[i] = out_re[j]; out_re[j] = t;
-                t = out_im[i]; out_im[i] = out_im[j]; out_im[j] = t;
-            }
-        }
-    } else if (log2_n <= 8) {
-        for (std::uint32_t i = 0; i < n; ++i) {
-            const std::uint32_t j = std::uint32_t(reversed_byte.v[i]) >> (8 - log2_n);
-            out_re[i] = in_re[j];
-            out_im[i] = in_im[j];
-        }
-    } else {
-        for (std::uint32_t i = 0; i < n; ++i) {
-            const std::uint32_t j = reverse_bits<A>(i, log2_n);
-            out_re[i] = in_re[j];
-            out_im[i] = in_im[j];
-        }
-    }
-}
 
 // Lanes (i & S) != 0 from `upper`, the others from `lower`. xsimd 8.1 lowers a constant float mask on AVX
 // to the variable blend (two uops); the immediate blend is one.
@@ -435,36 +383,41 @@ inline void store_tile(fft_tile<A>& t, float* out_re, float* out_im, std::size_t
     transpose_store<A>(t.im, out_im + rb * W, row_stride);
 }
 
-// n == W^2: the tile is the whole transform, so the stages h >= W run on it in registers before the one
-// store (no pass over memory). Output register p = rev c holds elements p W .. p W + W - 1; stage h = s W
-// pairs registers p and p + s with the twiddles w_{(p mod s) W + lane}, plain vector loads.
-template <class A>
+// n == T W^2 (T = 1 or 2 tiles): the tiles are the whole transform, so the stages h >= W run on them in
+// registers before the one store (no pass over memory). Tile b's transposed row c is output register
+// p = T rev c + b (elements p W .. p W + W - 1); stage h = s W pairs registers p and p + s with the
+// twiddles w_{(p mod s) W + lane}, plain vector loads. T = 2 is n = 32 on 4 lanes, where a second pass
+// over memory cost more than FFTW's whole transform.
+template <std::size_t T, class A>
 inline void whole_tile_transform(const float* in_re, const float* in_im, float* out_re, float* out_im,
                                  const float* tw) noexcept {
-    constexpr std::size_t W = lanes<A>;
-    fft_tile<A> t;
-    load_tile_first_stages<A>(t, in_re, in_im, 0, W, tw);
-    transpose<A>(t.re);
-    transpose<A>(t.im);
-    vf<A> re[W], im[W];
-    KFM_UNROLL(16)
-    for (std::size_t c = 0; c < W; ++c) {
-        re[rev_lane<A>(c)] = t.re[c];
-        im[rev_lane<A>(c)] = t.im[c];
+    constexpr std::size_t W = lanes<A>, P = T * W;  // P output registers
+    vf<A> re[P], im[P];
+    KFM_UNROLL(2)
+    for (std::size_t b = 0; b < T; ++b) {
+        fft_tile<A> t;
+        load_tile_first_stages<A>(t, in_re, in_im, b, T * W, tw);
+        transpose<A>(t.re);
+        transpose<A>(t.im);
+        KFM_UNROLL(16)
+        for (std::size_t c = 0; c < W; ++c) {
+            re[T * rev_lane<A>(c) + b] = t.re[c];
+            im[T * rev_lane<A>(c) + b] = t.im[c];
+        }
     }
     KFM_UNROLL(16)
-    for (std::size_t s = 1; s < W; s *= 2) {
+    for (std::size_t s = 1; s < P; s *= 2) {
         const float* w_re = tw + fft_layout::stage_offset(s * W);
         const float* w_im = w_re + s * W;
-        KFM_UNROLL(16)
-        for (std::size_t p = 0; p < W; ++p) {
+        KFM_UNROLL(32)
+        for (std::size_t p = 0; p < P; ++p) {
             if (p & s) continue;
             const std::size_t k = (p & (s - 1)) * W;
             butterfly2<A>(re[p], im[p], re[p + s], im[p + s], load_f<A>(w_re + k), load_f<A>(w_im + k));
         }
     }
-    KFM_UNROLL(16)
-    for (std::size_t p = 0; p < W; ++p) {
+    KFM_UNROLL(32)
+    for (std::size_t p = 0; p < P; ++p) {
         store_f<A>(out_re + p * W, re[p]);
         store_f<A>(out_im + p * W, im[p]);
     }
@@ -509,6 +462,14 @@ struct half_width_arch<xsimd::fma3<xsimd::avx2>> {
 };
 #endif
 
+#if KFM_MVE
+template <class A>
+constexpr bool eight_vector_registers = std::is_same<mve_arch, A>::value;
+#else
+template <class A>
+constexpr bool eight_vector_registers = false;
+#endif
+
 template <class A>
 void fft_r2_c2c(const float* in_re, const float* in_im, float* out_re, float* out_im, unsigned log2_n,
                 const float* twiddles, bool inverse) noexcept {
@@ -525,12 +486,22 @@ void fft_r2_c2c(const float* in_re, const float* in_im, float* out_re, float* ou
         }
     }
     if (inverse) swap_re_im(in_re, in_im, out_re, out_im);
+    if constexpr (W == 1) {
+        fft_scalar(in_re, in_im, out_re, out_im, log2_n, twiddles);
+        return;
+    }
     const bool in_place = in_re == out_re || in_im == out_im;
     std::size_t h = 1;
     if constexpr (W >= 4) {
         if (n >= W) {
+            if constexpr (W == 4 && !eight_vector_registers<A>) {  // n = 2 W^2: 16 data registers
+                if (n == 2 * W * W && (!in_place || (in_re == out_re && in_im == out_im))) {
+                    whole_tile_transform<2, A>(in_re, in_im, out_re, out_im, twiddles);
+                    return;
+                }
+            }
             if (n == W * W && (!in_place || (in_re == out_re && in_im == out_im))) {
-                whole_tile_transform<A>(in_re, in_im, out_re, out_im, twiddles);
+                whole_tile_transform<1, A>(in_re, in_im, out_re, out_im, twiddles);
                 return;
             } else if (n >= W * W && in_re == out_re && in_im == out_im) {
                 reverse_tiles_and_first_stages<true, A>(out_re, out_im, out_re, out_im, log2_n, twiddles);

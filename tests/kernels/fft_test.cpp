@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernel_test_util.hpp"
+#include "kernels/fft_bit_reversal.hpp"
 
 using kfm_test::available_tables;
 using kfm_test::test_rng;
@@ -148,9 +149,10 @@ TEST_CASE("fft n = 8192 .. 65536: sampled bins against a direct DFT, forward and
     }
 }
 
-// n = 16 and 32 take AVX2's 4-lane kernel, n = 64 the 8-lane one; re aliased alone, then im alone.
+// n = 16 and 32 take AVX2's 4-lane kernel, n = 64 the 8-lane one; re aliased alone, then im alone. The
+// scalar table's in-place path (pair swaps, a radix-2 stage for odd log2 n, radix-4 passes) from n = 2.
 TEST_CASE("fft in place on only one of re / im") {
-    for (unsigned log2_n : {4u, 5u, 6u}) {
+    for (unsigned log2_n : {1u, 2u, 3u, 4u, 5u, 6u, 7u}) {
         const std::size_t n = std::size_t(1) << log2_n;
         test_rng rng(3);
         std::vector<float> re(n), im(n);
@@ -164,6 +166,19 @@ TEST_CASE("fft in place on only one of re / im") {
             CHECK(relative_rms(r.data(), out_im.data(), ref) < 2e-6);
             t->fft(re.data(), i.data(), out_re.data(), i.data(), log2_n, tw.data(), false);
             CHECK(relative_rms(out_re.data(), i.data(), ref) < 2e-6);
+        }
+    }
+}
+
+// On Armv7 and AArch64 (the qemu runs) reverse_bits is the rbit instruction, elsewhere the portable swaps.
+TEST_CASE("fft bit reversal: reverse_bits against a bit-by-bit loop, 1 .. 16 bits") {
+    for (unsigned bits = 1; bits <= 16; ++bits) {
+        for (std::uint32_t i = 0; i < (std::uint32_t(1) << bits); i += 1 + (i >> 6)) {
+            std::uint32_t expected = 0;
+            for (unsigned k = 0; k < bits; ++k) expected |= ((i >> k) & 1u) << (bits - 1 - k);
+            CAPTURE(bits);
+            CAPTURE(i);
+            CHECK(kfm::detail::kern::reverse_bits<kfm::detail::kern::scalar_arch>(i, bits) == expected);
         }
     }
 }
