@@ -4,14 +4,107 @@
 // so a row's projections do not depend on its batch. The network's repeats run in the two halves of
 // scratch: the first reads x directly (no copy in), each later one reads the previous repeat's gather,
 // and the last repeat's gather is fused into the simplex step (read through perm), so no pass stores it.
+// On AVX2 and AVX-512, a network of one or two registers (d = W, 2 W for W float lanes; also 4 W on
+// AVX-512, which has 32 registers) stays in registers for all its repeats: the in-register levels, the
+// levels between registers, and the permutation as lane permutes (vpermps, vpermt2ps) instead of a pass
+// through memory; the rotations are the same operations, so the bits are too.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/butterfly.hpp"
 #include "kernels/butterfly_simplex_batch.hpp"
 
 namespace kfm::detail::kern {
 namespace {
+
+// Whether A has the run-time lane permutes gather_registers uses.
+template <class A>
+constexpr bool has_register_gather() noexcept {
+#if XSIMD_WITH_AVX512F
+    if constexpr (std::is_base_of<xsimd::avx512f, A>::value) return true;
+#endif
+#if XSIMD_WITH_AVX2
+    if constexpr (std::is_base_of<xsimd::avx2, A>::value && lanes<A> == 8) return true;
+#endif
+    return false;
+}
+
+// out[i] = v[perm[i]] for the K W floats held in v[0 .. K) (perm: K W indices < K W). Each index picks its
+// lane with a permute of each register and its register with a blend on the index's bit 3 (AVX2, K <= 2),
+// or from two registers at once with vpermt2ps and a blend on bit 5 for four (AVX-512).
+template <std::size_t K, class A>
+inline void gather_registers(const vf<A> (&v)[K], const std::uint32_t* perm, vf<A> (&out)[K]) noexcept {
+    static_assert(K == 1 || K == 2 || K == 4, "one, two or four registers");
+    constexpr std::size_t W = lanes<A>;
+#if XSIMD_WITH_AVX512F
+    if constexpr (std::is_base_of<xsimd::avx512f, A>::value) {
+        for (std::size_t k = 0; k < K; ++k) {
+            const __m512i idx = _mm512_loadu_si512(perm + k * W);
+            if constexpr (K == 1) {
+                out[k] = vf<A>(_mm512_permutexvar_ps(idx, v[0]));
+            } else {
+                const __m512 low = _mm512_permutex2var_ps(v[0], idx, v[1]);  // index bit 4 picks the register
+                if constexpr (K == 2) {
+                    out[k] = vf<A>(low);
+                } else {
+                    const __m512 high = _mm512_permutex2var_ps(v[2], idx, v[3]);
+                    out[k] = vf<A>(_mm512_mask_blend_ps(_mm512_test_epi32_mask(idx, _mm512_set1_epi32(2 * W)), low, high));
+                }
+            }
+        }
+        return;
+    }
+#endif
+#if XSIMD_WITH_AVX2
+    if constexpr (std::is_base_of<xsimd::avx2, A>::value && W == 8) {
+        static_assert(K <= 2, "AVX2 holds at most two registers' network (four spill its 16 registers)");
+        for (std::size_t k = 0; k < K; ++k) {
+            const __m256i idx = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(perm + k * W));
+            // vpermps reads the low 3 bits; blendv reads the sign bit, so bit 3 is shifted to bit 31
+            const __m256 bit3 = _mm256_castsi256_ps(_mm256_slli_epi32(idx, 28));
+            __m256 low = _mm256_permutevar8x32_ps(v[0], idx);
+            if constexpr (K == 2) low = _mm256_blendv_ps(low, _mm256_permutevar8x32_ps(v[1], idx), bit3);
+            out[k] = vf<A>(low);
+        }
+        return;
+    }
+#endif
+    static_assert(has_register_gather<A>(), "gather_registers needs AVX2 or AVX-512");
+}
+
+// butterfly_simplex_row for d = K W (so d = d2): x in K registers through every repeat's levels (the
+// in-register levels of butterfly_lane_block, then the levels h >= W between registers, as
+// butterfly_level rotates them) and gathers; the last repeat's registers go to scratch and the simplex
+// step reads them through perm.
+template <std::size_t K, class A>
+void butterfly_simplex_registers(const float* x, float* t, unsigned d, const float* cs, const std::uint32_t* perm,
+                                 unsigned repeats, const float* r, const float* diag, float* scratch) noexcept {
+    constexpr std::size_t W = lanes<A>;
+    vf<A> v[K];
+    for (std::size_t k = 0; k < K; ++k) v[k] = load_f<A>(x + k * W);
+    for (unsigned rep = 0;; ++rep) {
+        for (std::size_t k = 0; k < K; ++k) {
+            const vf<A> c0 = load_f<A>(cs + 2 * k * W), c1 = load_f<A>(cs + 2 * k * W + W - 2);
+            butterfly_lane_level<1, false, A>(v[k], c0, c1);
+            butterfly_lane_level<2, false, A>(v[k], c0, c1);
+            if constexpr (W > 4) butterfly_lane_level<4, false, A>(v[k], c0, c1);
+            if constexpr (W > 8) butterfly_lane_level<8, false, A>(v[k], c0, c1);
+        }
+        for (std::size_t h = 1; h < K; h *= 2)  // level h W: registers (b + j, b + h + j), angle (b + h) W - 1
+            for (std::size_t b = 0; b < K; b += 2 * h) {
+                const std::size_t angle = (b + h) * W - 1;
+                const vf<A> c(cs[2 * angle]), sn(cs[2 * angle + 1]);
+                for (std::size_t j = 0; j < h; ++j) rotate<A>(c, sn, v[b + j], v[b + h + j]);
+            }
+        if (rep + 1 == repeats) break;
+        vf<A> gathered[K];
+        gather_registers<K, A>(v, perm, gathered);
+        for (std::size_t k = 0; k < K; ++k) v[k] = gathered[k];
+    }
+    for (std::size_t k = 0; k < K; ++k) store_f<A>(scratch + k * W, v[k]);
+    simplex_rows<scalar_arch, 1, true>(scratch, perm, d, r, diag, t);
+}
 
 // t (d+1 floats) = V^T (M x) for x (d floats): the forward network (butterfly_apply's levels and
 // permutation, `repeats` times) and simplex_rows' step with the coefficients r and diag. x and t do not
@@ -20,6 +113,13 @@ template <class A>
 void butterfly_simplex_row(const float* x, float* t, unsigned d, unsigned log2_d2, const float* cs,
                            const std::uint32_t* perm, unsigned repeats, const float* r, const float* diag,
                            float* scratch) noexcept {
+    if constexpr (has_register_gather<A>()) {
+        constexpr std::size_t W = lanes<A>;
+        if (d == W) return butterfly_simplex_registers<1, A>(x, t, d, cs, perm, repeats, r, diag, scratch);
+        if (d == 2 * W) return butterfly_simplex_registers<2, A>(x, t, d, cs, perm, repeats, r, diag, scratch);
+        if constexpr (W == 16)  // four registers: AVX-512 only (measured no faster than memory on AVX2)
+            if (d == 4 * W) return butterfly_simplex_registers<4, A>(x, t, d, cs, perm, repeats, r, diag, scratch);
+    }
     float* levels = scratch;
     float* gathered = scratch + d;
     const float* src = x;
