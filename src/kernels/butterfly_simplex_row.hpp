@@ -7,7 +7,9 @@
 // On AVX2 and AVX-512, a network of one or two registers (d = W, 2 W for W float lanes; also 4 W on
 // AVX-512, which has 32 registers) stays in registers for all its repeats: the in-register levels, the
 // levels between registers, and the permutation as lane permutes (vpermps, vpermt2ps) instead of a pass
-// through memory; the rotations are the same operations, so the bits are too.
+// through memory; the rotations are the same operations, so the bits are too. Such small networks are
+// chains of dependent shuffles and multiplies, so two rules run at once (the kernel takes all of a map's
+// full rules in one call).
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -73,53 +75,76 @@ inline void gather_registers(const vf<A> (&v)[K], const std::uint32_t* perm, vf<
     static_assert(has_register_gather<A>(), "gather_registers needs AVX2 or AVX-512");
 }
 
-// butterfly_simplex_row for d = K W (so d = d2): x in K registers through every repeat's levels (the
-// in-register levels of butterfly_lane_block, then the levels h >= W between registers, as
-// butterfly_level rotates them) and gathers; the last repeat's registers go to scratch and the simplex
-// step reads them through perm.
-template <std::size_t K, class A>
-void butterfly_simplex_registers(const float* x, float* t, unsigned d, const float* cs, const std::uint32_t* perm,
-                                 unsigned repeats, const float* r, const float* diag, float* scratch) noexcept {
+// The in-register level H of butterfly_lane_block on the K registers of each of P rules (rule p's angles
+// at cs + p cs_stride).
+template <unsigned H, std::size_t P, std::size_t K, class A>
+inline void lane_level_registers(vf<A> (&v)[P][K], const float* cs, std::size_t cs_stride) noexcept {
     constexpr std::size_t W = lanes<A>;
-    vf<A> v[K];
-    for (std::size_t k = 0; k < K; ++k) v[k] = load_f<A>(x + k * W);
-    for (unsigned rep = 0;; ++rep) {
+    for (std::size_t p = 0; p < P; ++p)
         for (std::size_t k = 0; k < K; ++k) {
-            const vf<A> c0 = load_f<A>(cs + 2 * k * W), c1 = load_f<A>(cs + 2 * k * W + W - 2);
-            butterfly_lane_level<1, false, A>(v[k], c0, c1);
-            butterfly_lane_level<2, false, A>(v[k], c0, c1);
-            if constexpr (W > 4) butterfly_lane_level<4, false, A>(v[k], c0, c1);
-            if constexpr (W > 8) butterfly_lane_level<8, false, A>(v[k], c0, c1);
+            const float* angles = cs + p * cs_stride + 2 * k * W;
+            butterfly_lane_level<H, false, A>(v[p][k], load_f<A>(angles), load_f<A>(angles + W - 2));
         }
-        for (std::size_t h = 1; h < K; h *= 2)  // level h W: registers (b + j, b + h + j), angle (b + h) W - 1
-            for (std::size_t b = 0; b < K; b += 2 * h) {
-                const std::size_t angle = (b + h) * W - 1;
-                const vf<A> c(cs[2 * angle]), sn(cs[2 * angle + 1]);
-                for (std::size_t j = 0; j < h; ++j) rotate<A>(c, sn, v[b + j], v[b + h + j]);
-            }
-        if (rep + 1 == repeats) break;
-        vf<A> gathered[K];
-        gather_registers<K, A>(v, perm, gathered);
-        for (std::size_t k = 0; k < K; ++k) v[k] = gathered[k];
-    }
-    for (std::size_t k = 0; k < K; ++k) store_f<A>(scratch + k * W, v[k]);
-    simplex_rows<scalar_arch, 1, true>(scratch, perm, d, r, diag, t);
 }
 
-// t (d+1 floats) = V^T (M x) for x (d floats): the forward network (butterfly_apply's levels and
-// permutation, `repeats` times) and simplex_rows' step with the coefficients r and diag. x and t do not
-// overlap; scratch holds 2 d floats.
-template <class A>
-void butterfly_simplex_row(const float* x, float* t, unsigned d, unsigned log2_d2, const float* cs,
-                           const std::uint32_t* perm, unsigned repeats, const float* r, const float* diag,
-                           float* scratch) noexcept {
-    if constexpr (has_register_gather<A>()) {
-        constexpr std::size_t W = lanes<A>;
-        if (d == W) return butterfly_simplex_registers<1, A>(x, t, d, cs, perm, repeats, r, diag, scratch);
-        if (d == 2 * W) return butterfly_simplex_registers<2, A>(x, t, d, cs, perm, repeats, r, diag, scratch);
-        if constexpr (W == 16)  // four registers: AVX-512 only (measured no faster than memory on AVX2)
-            if (d == 4 * W) return butterfly_simplex_registers<4, A>(x, t, d, cs, perm, repeats, r, diag, scratch);
+// P rules of d = K W (so d = d2) at once, their networks independent chains whose latencies overlap: x in
+// K registers per rule through every repeat's levels (the in-register levels of butterfly_lane_block, then
+// the levels h >= W between registers, as butterfly_level rotates them) and gathers; the last repeat's
+// registers go to scratch (P d floats) and the simplex step reads them through perm. Rule p reads the
+// angles cs + p cs_stride and the permutation perm + p d, and writes t + p (d+1).
+template <std::size_t P, std::size_t K, class A>
+void butterfly_simplex_registers(const float* x, float* t, unsigned d, const float* cs, std::size_t cs_stride,
+                                 const std::uint32_t* perm, unsigned repeats, const float* r, const float* diag,
+                                 float* scratch) noexcept {
+    constexpr std::size_t W = lanes<A>;
+    vf<A> v[P][K];
+    for (std::size_t p = 0; p < P; ++p)
+        for (std::size_t k = 0; k < K; ++k) v[p][k] = load_f<A>(x + k * W);
+    for (unsigned rep = 0;; ++rep) {
+        lane_level_registers<1, P, K, A>(v, cs, cs_stride);
+        lane_level_registers<2, P, K, A>(v, cs, cs_stride);
+        if constexpr (W > 4) lane_level_registers<4, P, K, A>(v, cs, cs_stride);
+        if constexpr (W > 8) lane_level_registers<8, P, K, A>(v, cs, cs_stride);
+        for (std::size_t h = 1; h < K; h *= 2)  // level h W: registers (b + j, b + h + j), angle (b + h) W - 1
+            for (std::size_t b = 0; b < K; b += 2 * h)
+                for (std::size_t p = 0; p < P; ++p) {
+                    const float* angle = cs + p * cs_stride + 2 * ((b + h) * W - 1);
+                    const vf<A> c(angle[0]), sn(angle[1]);
+                    for (std::size_t j = 0; j < h; ++j) rotate<A>(c, sn, v[p][b + j], v[p][b + h + j]);
+                }
+        if (rep + 1 == repeats) break;
+        for (std::size_t p = 0; p < P; ++p) {
+            vf<A> gathered[K];
+            gather_registers<K, A>(v[p], perm + p * d, gathered);
+            for (std::size_t k = 0; k < K; ++k) v[p][k] = gathered[k];
+        }
     }
+    for (std::size_t p = 0; p < P; ++p) {
+        for (std::size_t k = 0; k < K; ++k) store_f<A>(scratch + p * d + k * W, v[p][k]);
+        simplex_rows<scalar_arch, 1, true>(scratch + p * d, perm + p * d, d, r, diag, t + p * (std::size_t(d) + 1));
+    }
+}
+
+// The rules two at a time in registers (K registers each), then the odd one alone.
+template <std::size_t K, class A>
+void butterfly_simplex_register_rules(const float* x, float* t, unsigned rules, unsigned d, const float* cs,
+                                      std::size_t cs_stride, const std::uint32_t* perm, unsigned repeats,
+                                      const float* r, const float* diag, float* scratch) noexcept {
+    const std::size_t t_stride = std::size_t(d) + 1;
+    unsigned k = 0;
+    for (; k + 2 <= rules; k += 2)
+        butterfly_simplex_registers<2, K, A>(x, t + k * t_stride, d, cs + k * cs_stride, cs_stride,
+                                             perm + std::size_t(k) * d, repeats, r, diag, scratch);
+    if (k < rules)
+        butterfly_simplex_registers<1, K, A>(x, t + k * t_stride, d, cs + k * cs_stride, cs_stride,
+                                             perm + std::size_t(k) * d, repeats, r, diag, scratch);
+}
+
+// One rule through memory: t (d+1 floats) from x (d floats), scratch 2 d floats.
+template <class A>
+void butterfly_simplex_memory(const float* x, float* t, unsigned d, unsigned log2_d2, const float* cs,
+                              const std::uint32_t* perm, unsigned repeats, const float* r, const float* diag,
+                              float* scratch) noexcept {
     float* levels = scratch;
     float* gathered = scratch + d;
     const float* src = x;
@@ -131,6 +156,31 @@ void butterfly_simplex_row(const float* x, float* t, unsigned d, unsigned log2_d
         }
     }
     simplex_rows<scalar_arch, 1, true>(levels, perm, d, r, diag, t);
+}
+
+// For each of `rules` consecutive rules k (angles cs + k 2 (d2 - 1), permutation perm + k d):
+// t + k (d+1) = V^T (M_k x) for x (d floats), the forward network (butterfly_apply's levels and
+// permutation, `repeats` times) and simplex_rows' step with the coefficients r and diag. x and t do not
+// overlap; scratch holds 2 d floats.
+template <class A>
+void butterfly_simplex_row(const float* x, float* t, unsigned rules, unsigned d, unsigned log2_d2, const float* cs,
+                           const std::uint32_t* perm, unsigned repeats, const float* r, const float* diag,
+                           float* scratch) noexcept {
+    const std::size_t cs_stride = 2 * ((std::size_t(1) << log2_d2) - 1);
+    if constexpr (has_register_gather<A>()) {
+        constexpr std::size_t W = lanes<A>;
+        if (d == W)
+            return butterfly_simplex_register_rules<1, A>(x, t, rules, d, cs, cs_stride, perm, repeats, r, diag, scratch);
+        if (d == 2 * W)
+            return butterfly_simplex_register_rules<2, A>(x, t, rules, d, cs, cs_stride, perm, repeats, r, diag, scratch);
+        if constexpr (W == 16)  // four registers: AVX-512 only (measured no faster than memory on AVX2)
+            if (d == 4 * W)
+                return butterfly_simplex_register_rules<4, A>(x, t, rules, d, cs, cs_stride, perm, repeats, r, diag,
+                                                              scratch);
+    }
+    for (unsigned k = 0; k < rules; ++k)
+        butterfly_simplex_memory<A>(x, t + std::size_t(k) * (d + 1), d, log2_d2, cs + k * cs_stride,
+                                    perm + std::size_t(k) * d, repeats, r, diag, scratch);
 }
 
 }  // namespace

@@ -100,10 +100,11 @@ struct kernel_table {
     void (*butterfly_simplex_batch)(const float* x, float* t, unsigned d, unsigned log2_d2, const float* cs,
                                     const std::uint32_t* perm, unsigned repeats, const float* r, const float* diag,
                                     float* scratch);
-    // butterfly_simplex_batch for one vector x (d floats) into t (d+1 floats): the same operations as each
-    // of its lanes, so the single-vector path gives every row exactly its batch values. x and t do not
-    // overlap; scratch holds 2 d floats.
-    void (*butterfly_simplex_row)(const float* x, float* t, unsigned d, unsigned log2_d2, const float* cs,
+    // butterfly_simplex_batch for one vector x (d floats) and `rules` consecutive rules: rule k's angles at
+    // cs + k * 2 (d2 - 1), its permutation at perm + k * d, its d+1 projections at t + k * (d+1). The same
+    // operations as each of the batch's lanes, so the single-vector path gives every row exactly its batch
+    // values. x and t do not overlap; scratch holds 2 d floats.
+    void (*butterfly_simplex_row)(const float* x, float* t, unsigned rules, unsigned d, unsigned log2_d2, const float* cs,
                                   const std::uint32_t* perm, unsigned repeats, const float* r, const float* diag,
                                   float* scratch);
 

@@ -98,12 +98,14 @@ void butterfly_simplex_apply(const map_state& map, const float* x, float* t, flo
     float* diag = r + padded(d);
     float* partial = diag + padded(d);
     simplex_coefficients(d, r, diag);
-    for (std::uint32_t k = 0; k < m.block_count; ++k) {
-        const std::size_t begin = std::size_t(k) * (d + 1), kept = std::min<std::size_t>(d + 1, m.projection_dim - begin);
-        float* out = kept == std::size_t(d) + 1 ? t + begin : partial;
-        map.kernels->butterfly_simplex_row(x, out, d, ceil_log2(d), cs + k * cs_stride, perm + std::size_t(k) * d,
+    // every full rule in one call, then a partial last rule whole into its own buffer
+    const std::uint32_t full = has_partial_rule(m) ? m.block_count - 1 : m.block_count;
+    map.kernels->butterfly_simplex_row(x, t, full, d, ceil_log2(d), cs, perm, m.repeats, r, diag, scratch);
+    if (full < m.block_count) {
+        map.kernels->butterfly_simplex_row(x, partial, 1, d, ceil_log2(d), cs + full * cs_stride, perm + std::size_t(full) * d,
                                            m.repeats, r, diag, scratch);
-        if (out == partial) std::memcpy(t + begin, partial, kept * sizeof(float));
+        const std::size_t begin = std::size_t(full) * (d + 1);
+        std::memcpy(t + begin, partial, (m.projection_dim - begin) * sizeof(float));
     }
 }
 
