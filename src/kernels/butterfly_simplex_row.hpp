@@ -4,8 +4,8 @@
 // so a row's projections do not depend on its batch. The network's repeats run in the two halves of
 // scratch: the first reads x directly (no copy in), each later one reads the previous repeat's gather,
 // and the last repeat's gather is fused into the simplex step (read through perm), so no pass stores it.
-// On AVX2 and AVX-512, a network of one or two registers (d = W, 2 W for W float lanes; also 4 W on
-// AVX-512, which has 32 registers) stays in registers for all its repeats: the in-register levels, the
+// On AVX2 and AVX-512, a network of one, two or four registers (d = W, 2 W, 4 W for W float lanes) stays
+// in registers for all its repeats: the in-register levels, the
 // levels between registers, and the permutation as lane permutes (vpermps, vpermt2ps) instead of a pass
 // through memory; the rotations are the same operations, so the bits are too. Such small networks are
 // chains of dependent shuffles and multiplies, so two rules run at once (the kernel takes all of a map's
@@ -33,7 +33,7 @@ constexpr bool has_register_gather() noexcept {
 }
 
 // out[i] = v[perm[i]] for the K W floats held in v[0 .. K) (perm: K W indices < K W). Each index picks its
-// lane with a permute of each register and its register with a blend on the index's bit 3 (AVX2, K <= 2),
+// lane with a permute of each register and its register with blends on the index's bits 3 and 4 (AVX2),
 // or from two registers at once with vpermt2ps and a blend on bit 5 for four (AVX-512).
 template <std::size_t K, class A>
 inline void gather_registers(const vf<A> (&v)[K], const std::uint32_t* perm, vf<A> (&out)[K]) noexcept {
@@ -60,13 +60,17 @@ inline void gather_registers(const vf<A> (&v)[K], const std::uint32_t* perm, vf<
 #endif
 #if XSIMD_WITH_AVX2
     if constexpr (std::is_base_of<xsimd::avx2, A>::value && W == 8) {
-        static_assert(K <= 2, "AVX2 holds at most two registers' network (four spill its 16 registers)");
         for (std::size_t k = 0; k < K; ++k) {
             const __m256i idx = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(perm + k * W));
-            // vpermps reads the low 3 bits; blendv reads the sign bit, so bit 3 is shifted to bit 31
+            // vpermps reads the low 3 bits; blendv reads the sign bit, so bit 3 (4) is shifted to bit 31
             const __m256 bit3 = _mm256_castsi256_ps(_mm256_slli_epi32(idx, 28));
             __m256 low = _mm256_permutevar8x32_ps(v[0], idx);
-            if constexpr (K == 2) low = _mm256_blendv_ps(low, _mm256_permutevar8x32_ps(v[1], idx), bit3);
+            if constexpr (K >= 2) low = _mm256_blendv_ps(low, _mm256_permutevar8x32_ps(v[1], idx), bit3);
+            if constexpr (K == 4) {
+                const __m256 high = _mm256_blendv_ps(_mm256_permutevar8x32_ps(v[2], idx),
+                                                     _mm256_permutevar8x32_ps(v[3], idx), bit3);
+                low = _mm256_blendv_ps(low, high, _mm256_castsi256_ps(_mm256_slli_epi32(idx, 27)));
+            }
             out[k] = vf<A>(low);
         }
         return;
@@ -135,7 +139,7 @@ void butterfly_simplex_register_rules(const float* x, float* t, unsigned rules, 
     for (; k + 2 <= rules; k += 2)
         butterfly_simplex_registers<2, K, A>(x, t + k * t_stride, d, cs + k * cs_stride, cs_stride,
                                              perm + std::size_t(k) * d, repeats, r, diag, scratch);
-    if (k < rules)
+    for (; k < rules; ++k)
         butterfly_simplex_registers<1, K, A>(x, t + k * t_stride, d, cs + k * cs_stride, cs_stride,
                                              perm + std::size_t(k) * d, repeats, r, diag, scratch);
 }
@@ -173,7 +177,6 @@ void butterfly_simplex_row(const float* x, float* t, unsigned rules, unsigned d,
             return butterfly_simplex_register_rules<1, A>(x, t, rules, d, cs, cs_stride, perm, repeats, r, diag, scratch);
         if (d == 2 * W)
             return butterfly_simplex_register_rules<2, A>(x, t, rules, d, cs, cs_stride, perm, repeats, r, diag, scratch);
-        if constexpr (W == 16)  // four registers: AVX-512 only (measured no faster than memory on AVX2)
             if (d == 4 * W)
                 return butterfly_simplex_register_rules<4, A>(x, t, rules, d, cs, cs_stride, perm, repeats, r, diag,
                                                               scratch);
