@@ -4,12 +4,12 @@
 // so a row's projections do not depend on its batch. The network's repeats run in the two halves of
 // scratch: the first reads x directly (no copy in), each later one reads the previous repeat's gather,
 // and the last repeat's gather is fused into the simplex step (read through perm), so no pass stores it.
-// On AVX2 and AVX-512, a network of one, two or four registers (d = W, 2 W, 4 W for W float lanes) stays
-// in registers for all its repeats: the in-register levels, the
-// levels between registers, and the permutation as lane permutes (vpermps, vpermt2ps) instead of a pass
-// through memory; the rotations are the same operations, so the bits are too. Such small networks are
-// chains of dependent shuffles and multiplies, so two rules run at once (the kernel takes all of a map's
-// full rules in one call).
+// On AVX2 and AVX-512, a network of up to eight registers (d = W, 2 W, 4 W, 8 W for W float lanes; also
+// 16 W on AVX-512) stays in registers for all its repeats: the in-register levels, the levels between
+// registers, and the permutation as lane permutes (vpermps, vpermt2ps) instead of a pass through memory;
+// the rotations are the same operations, so the bits are too. Such networks are chains of dependent
+// shuffles and multiplies, so two rules run at once (the kernel takes all of a map's full rules in one
+// call).
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -32,12 +32,12 @@ constexpr bool has_register_gather() noexcept {
     return false;
 }
 
-// out[i] = v[perm[i]] for the K W floats held in v[0 .. K) (perm: K W indices < K W). Each index picks its
-// lane with a permute of each register and its register with blends on the index's bits 3 and 4 (AVX2),
-// or from two registers at once with vpermt2ps and a blend on bit 5 for four (AVX-512).
+// out[i] = v[perm[i]] for the K W floats held in v[0 .. K) (perm: K W indices < K W, K a power of two).
+// Each output register permutes every source register (vpermps on AVX2; vpermt2ps, two registers at a
+// time, on AVX-512) and picks among them with a tree of blends on the index's register bits.
 template <std::size_t K, class A>
 inline void gather_registers(const vf<A> (&v)[K], const std::uint32_t* perm, vf<A> (&out)[K]) noexcept {
-    static_assert(K == 1 || K == 2 || K == 4, "one, two or four registers");
+    static_assert(K >= 1 && (K & (K - 1)) == 0, "a power of two of registers");
     constexpr std::size_t W = lanes<A>;
 #if XSIMD_WITH_AVX512F
     if constexpr (std::is_base_of<xsimd::avx512f, A>::value) {
@@ -46,13 +46,14 @@ inline void gather_registers(const vf<A> (&v)[K], const std::uint32_t* perm, vf<
             if constexpr (K == 1) {
                 out[k] = vf<A>(_mm512_permutexvar_ps(idx, v[0]));
             } else {
-                const __m512 low = _mm512_permutex2var_ps(v[0], idx, v[1]);  // index bit 4 picks the register
-                if constexpr (K == 2) {
-                    out[k] = vf<A>(low);
-                } else {
-                    const __m512 high = _mm512_permutex2var_ps(v[2], idx, v[3]);
-                    out[k] = vf<A>(_mm512_mask_blend_ps(_mm512_test_epi32_mask(idx, _mm512_set1_epi32(2 * W)), low, high));
+                __m512 pick[K / 2];
+                for (std::size_t m = 0; m < K / 2; ++m)  // index bit 4 picks the register of the pair
+                    pick[m] = _mm512_permutex2var_ps(v[2 * m], idx, v[2 * m + 1]);
+                for (std::size_t n = K / 2, bit = 2 * W; n > 1; n /= 2, bit *= 2) {
+                    const __mmask16 upper = _mm512_test_epi32_mask(idx, _mm512_set1_epi32(int(bit)));
+                    for (std::size_t m = 0; m < n / 2; ++m) pick[m] = _mm512_mask_blend_ps(upper, pick[2 * m], pick[2 * m + 1]);
                 }
+                out[k] = vf<A>(pick[0]);
             }
         }
         return;
@@ -62,16 +63,14 @@ inline void gather_registers(const vf<A> (&v)[K], const std::uint32_t* perm, vf<
     if constexpr (std::is_base_of<xsimd::avx2, A>::value && W == 8) {
         for (std::size_t k = 0; k < K; ++k) {
             const __m256i idx = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(perm + k * W));
-            // vpermps reads the low 3 bits; blendv reads the sign bit, so bit 3 (4) is shifted to bit 31
-            const __m256 bit3 = _mm256_castsi256_ps(_mm256_slli_epi32(idx, 28));
-            __m256 low = _mm256_permutevar8x32_ps(v[0], idx);
-            if constexpr (K >= 2) low = _mm256_blendv_ps(low, _mm256_permutevar8x32_ps(v[1], idx), bit3);
-            if constexpr (K == 4) {
-                const __m256 high = _mm256_blendv_ps(_mm256_permutevar8x32_ps(v[2], idx),
-                                                     _mm256_permutevar8x32_ps(v[3], idx), bit3);
-                low = _mm256_blendv_ps(low, high, _mm256_castsi256_ps(_mm256_slli_epi32(idx, 27)));
+            __m256 pick[K];
+            for (std::size_t m = 0; m < K; ++m) pick[m] = _mm256_permutevar8x32_ps(v[m], idx);  // the low 3 bits
+            // blendv reads the sign bit: register bit b (3, 4, ..) shifted to bit 31
+            for (std::size_t n = K, shift = 28; n > 1; n /= 2, --shift) {
+                const __m256 upper = _mm256_castsi256_ps(_mm256_sll_epi32(idx, _mm_cvtsi32_si128(int(shift))));
+                for (std::size_t m = 0; m < n / 2; ++m) pick[m] = _mm256_blendv_ps(pick[2 * m], pick[2 * m + 1], upper);
             }
-            out[k] = vf<A>(low);
+            out[k] = vf<A>(pick[0]);
         }
         return;
     }
@@ -129,14 +128,15 @@ void butterfly_simplex_registers(const float* x, float* t, unsigned d, const flo
     }
 }
 
-// The rules two at a time in registers (K registers each), then the odd one alone.
+// The rules two at a time in registers (K registers each; one at a time for sixteen, which already fill
+// AVX-512's registers: measured faster), then the rest one by one.
 template <std::size_t K, class A>
 void butterfly_simplex_register_rules(const float* x, float* t, unsigned rules, unsigned d, const float* cs,
                                       std::size_t cs_stride, const std::uint32_t* perm, unsigned repeats,
                                       const float* r, const float* diag, float* scratch) noexcept {
     const std::size_t t_stride = std::size_t(d) + 1;
     unsigned k = 0;
-    for (; k + 2 <= rules; k += 2)
+    for (; K < 16 && k + 2 <= rules; k += 2)
         butterfly_simplex_registers<2, K, A>(x, t + k * t_stride, d, cs + k * cs_stride, cs_stride,
                                              perm + std::size_t(k) * d, repeats, r, diag, scratch);
     for (; k < rules; ++k)
@@ -177,9 +177,14 @@ void butterfly_simplex_row(const float* x, float* t, unsigned rules, unsigned d,
             return butterfly_simplex_register_rules<1, A>(x, t, rules, d, cs, cs_stride, perm, repeats, r, diag, scratch);
         if (d == 2 * W)
             return butterfly_simplex_register_rules<2, A>(x, t, rules, d, cs, cs_stride, perm, repeats, r, diag, scratch);
-            if (d == 4 * W)
-                return butterfly_simplex_register_rules<4, A>(x, t, rules, d, cs, cs_stride, perm, repeats, r, diag,
-                                                              scratch);
+        if (d == 4 * W)
+            return butterfly_simplex_register_rules<4, A>(x, t, rules, d, cs, cs_stride, perm, repeats, r, diag, scratch);
+        if (d == 8 * W)
+            return butterfly_simplex_register_rules<8, A>(x, t, rules, d, cs, cs_stride, perm, repeats, r, diag, scratch);
+        if constexpr (W == 16)  // sixteen registers: AVX-512 only (AVX2's gathers through 16 registers cost more)
+            if (d == 16 * W)
+                return butterfly_simplex_register_rules<16, A>(x, t, rules, d, cs, cs_stride, perm, repeats, r, diag,
+                                                               scratch);
     }
     for (unsigned k = 0; k < rules; ++k)
         butterfly_simplex_memory<A>(x, t + std::size_t(k) * (d + 1), d, log2_d2, cs + k * cs_stride,

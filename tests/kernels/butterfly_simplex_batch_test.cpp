@@ -99,7 +99,7 @@ TEST_CASE("butterfly_simplex_batch gives each vector exactly the same table's bu
     test_rng rng(78);
     std::vector<unsigned> sizes;
     for (unsigned d = 1; d <= 40; ++d) sizes.push_back(d);
-    for (unsigned d : {64u, 100u, 255u, 256u, 1023u}) sizes.push_back(d);
+    for (unsigned d : {64u, 100u, 128u, 255u, 256u, 1023u}) sizes.push_back(d);
     for (unsigned d : sizes) {
         const auto net = kfm_test::random_butterfly_network(d, rng);
         for (unsigned repeats : {1u, 2u, 3u}) {

@@ -1,7 +1,7 @@
 // The single-vector quadrature rule (butterfly_simplex_row: t = V^T (M x) for one vector) against the
 // scalar table's butterfly network (tested against the double-precision definition in butterfly_test.cpp)
-// followed by the simplex step in double, on every ISA this host runs, for d = 1 .. 70, 100, 255, 256,
-// 1023, 1024 and 1, 2, 3 repeats, on unaligned buffers; x is left unchanged and the kernel writes nothing
+// followed by the simplex step in double, on every ISA this host runs, for d = 1 .. 70, 100, 128, 255,
+// 256, 1023, 1024 and 1, 2, 3 repeats, on unaligned buffers; x is left unchanged and the kernel writes nothing
 // past d+1 floats of t or 2 d floats of its scratch. Several consecutive rules in one call give each rule
 // exactly its bits alone (the in-register path runs two rules at once).
 #include <doctest/doctest.h>
@@ -23,7 +23,7 @@ TEST_CASE("butterfly_simplex_row equals the scalar butterfly network followed by
     test_rng rng(79);
     std::vector<unsigned> sizes;
     for (unsigned d = 1; d <= 70; ++d) sizes.push_back(d);
-    for (unsigned d : {100u, 255u, 256u, 1023u, 1024u}) sizes.push_back(d);
+    for (unsigned d : {100u, 128u, 255u, 256u, 1023u, 1024u}) sizes.push_back(d);
     const auto* scalar = kfm::detail::kernels_for(kfm::isa::scalar);
     REQUIRE(scalar != nullptr);
     for (unsigned d : sizes) {
@@ -64,7 +64,7 @@ TEST_CASE("butterfly_simplex_row maps consecutive rules exactly as it maps each 
     test_rng rng(80);
     std::vector<unsigned> sizes;
     for (unsigned d = 1; d <= 40; ++d) sizes.push_back(d);
-    for (unsigned d : {64u, 100u, 256u}) sizes.push_back(d);
+    for (unsigned d : {64u, 100u, 128u, 256u}) sizes.push_back(d);
     for (unsigned d : sizes) {
         const unsigned log2_d2 = kfm_test::random_butterfly_network(d, rng).log2_d2;
         const std::size_t cs_stride = 2 * ((std::size_t(1) << log2_d2) - 1);
