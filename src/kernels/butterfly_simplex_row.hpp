@@ -8,7 +8,7 @@
 // 16 W on AVX-512) stays in registers for all its repeats: the in-register levels, the levels between
 // registers, and the permutation as lane permutes (vpermps, vpermt2ps) instead of a pass through memory;
 // the rotations are the same operations, so the bits are too. Such networks are chains of dependent
-// shuffles and multiplies, so two rules run at once (the kernel takes all of a map's full rules in one
+// shuffles and multiplies, so several rules run at once (the kernel takes all of a map's full rules in one
 // call).
 #pragma once
 #include <cstdint>
@@ -93,7 +93,7 @@ inline void lane_level_registers(vf<A> (&v)[P][K], const float* cs, std::size_t 
 // P rules of d = K W (so d = d2) at once, their networks independent chains whose latencies overlap: x in
 // K registers per rule through every repeat's levels (the in-register levels of butterfly_lane_block, then
 // the levels h >= W between registers, as butterfly_level rotates them) and gathers; the last repeat's
-// registers go to scratch (P d floats) and the simplex step reads them through perm. Rule p reads the
+// registers go to scratch (alternating halves of 2 d floats) and the simplex step reads them through perm. Rule p reads the
 // angles cs + p cs_stride and the permutation perm + p d, and writes t + p (d+1).
 template <std::size_t P, std::size_t K, class A>
 void butterfly_simplex_registers(const float* x, float* t, unsigned d, const float* cs, std::size_t cs_stride,
@@ -123,19 +123,25 @@ void butterfly_simplex_registers(const float* x, float* t, unsigned d, const flo
         }
     }
     for (std::size_t p = 0; p < P; ++p) {
-        for (std::size_t k = 0; k < K; ++k) store_f<A>(scratch + p * d + k * W, v[p][k]);
-        simplex_rows<scalar_arch, 1, true>(scratch + p * d, perm + p * d, d, r, diag, t + p * (std::size_t(d) + 1));
+        float* y = scratch + p % 2 * d;  // rule p + 2 reuses rule p's half once its simplex step has read it
+        for (std::size_t k = 0; k < K; ++k) store_f<A>(y + k * W, v[p][k]);
+        simplex_rows<scalar_arch, 1, true>(y, perm + p * d, d, r, diag, t + p * (std::size_t(d) + 1));
     }
 }
 
-// The rules two at a time in registers (K registers each; one at a time for sixteen, which already fill
-// AVX-512's registers: measured faster), then the rest one by one.
+// The rules in registers, K registers each: four at a time while they fit (K <= 2 on AVX2, K <= 4 on
+// AVX-512), two at a time up to K = 8 (spilling some on AVX2, still faster), one at a time for sixteen,
+// which fill AVX-512's registers alone (measured faster than two).
 template <std::size_t K, class A>
 void butterfly_simplex_register_rules(const float* x, float* t, unsigned rules, unsigned d, const float* cs,
                                       std::size_t cs_stride, const std::uint32_t* perm, unsigned repeats,
                                       const float* r, const float* diag, float* scratch) noexcept {
     const std::size_t t_stride = std::size_t(d) + 1;
     unsigned k = 0;
+    if constexpr (K <= (lanes<A> == 16 ? 4 : 2))
+        for (; k + 4 <= rules; k += 4)
+            butterfly_simplex_registers<4, K, A>(x, t + k * t_stride, d, cs + k * cs_stride, cs_stride,
+                                                 perm + std::size_t(k) * d, repeats, r, diag, scratch);
     for (; K < 16 && k + 2 <= rules; k += 2)
         butterfly_simplex_registers<2, K, A>(x, t + k * t_stride, d, cs + k * cs_stride, cs_stride,
                                              perm + std::size_t(k) * d, repeats, r, diag, scratch);
