@@ -93,8 +93,8 @@ inline void lane_level_registers(vf<A> (&v)[P][K], const float* cs, std::size_t 
 // P rules of d = K W (so d = d2) at once, their networks independent chains whose latencies overlap: x in
 // K registers per rule through every repeat's levels (the in-register levels of butterfly_lane_block, then
 // the levels h >= W between registers, as butterfly_level rotates them) and gathers; the last repeat's
-// registers go to scratch (alternating halves of 2 d floats) and the simplex step reads them through perm. Rule p reads the
-// angles cs + p cs_stride and the permutation perm + p d, and writes t + p (d+1).
+// registers go to scratch (alternating halves of 2 d floats) and the simplex step reads them through
+// perm. Rule p reads the angles cs + p cs_stride and the permutation perm + p d, and writes t + p (d+1).
 template <std::size_t P, std::size_t K, class A>
 void butterfly_simplex_registers(const float* x, float* t, unsigned d, const float* cs, std::size_t cs_stride,
                                  const std::uint32_t* perm, unsigned repeats, const float* r, const float* diag,
@@ -103,7 +103,7 @@ void butterfly_simplex_registers(const float* x, float* t, unsigned d, const flo
     vf<A> v[P][K];
     for (std::size_t p = 0; p < P; ++p)
         for (std::size_t k = 0; k < K; ++k) v[p][k] = load_f<A>(x + k * W);
-    for (unsigned rep = 0;; ++rep) {
+    for (unsigned rep = 0; rep < repeats; ++rep) {
         lane_level_registers<1, P, K, A>(v, cs, cs_stride);
         lane_level_registers<2, P, K, A>(v, cs, cs_stride);
         if constexpr (W > 4) lane_level_registers<4, P, K, A>(v, cs, cs_stride);
@@ -115,7 +115,7 @@ void butterfly_simplex_registers(const float* x, float* t, unsigned d, const flo
                     const vf<A> c(angle[0]), sn(angle[1]);
                     for (std::size_t j = 0; j < h; ++j) rotate<A>(c, sn, v[p][b + j], v[p][b + h + j]);
                 }
-        if (rep + 1 == repeats) break;
+        if (rep + 1 == repeats) break;  // the last gather is read by the simplex step
         for (std::size_t p = 0; p < P; ++p) {
             vf<A> gathered[K];
             gather_registers<K, A>(v[p], perm + p * d, gathered);
