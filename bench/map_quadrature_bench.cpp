@@ -2,8 +2,10 @@
 // gaussian, n = 1 and 4 i.e. D = 4n(d+1) + 1) against the same-size map/sorf (H D1 H D2 H D3 blocks),
 // map/fastfood (H G Pi H B blocks) and
 // the dense peer map/orf (gemv over the D/2 x d matrix; at d = 4096 map/rff, whose dense gemv costs the
-// same, because Haar QR of 4096 x 4096 blocks is too slow to set up). Targets: quadrature at
-// d = 1024 at least 10x faster than dense ORF for one vector; time growing like d log d across d.
+// same, because Haar QR of 4096 x 4096 blocks is too slow to set up). d = 32, 64 and 128 (n = 1 only)
+// cover the sizes where the single-vector path keeps a rule's network in registers, with the dense
+// map/rff peer. Targets: quadrature at d = 1024 at least 10x faster than dense ORF for one vector; time
+// growing like d log d across d; quadrature within 1.5x of SORF's time and faster than dense RFF.
 #include <cmath>
 
 #include "kfm/offline.hpp"
@@ -36,6 +38,12 @@ const bool registered = [] {
             else if (n == 1)
                 register_map_benchmarks("rff", d, features, [=] { return gaussian_map(method::rff, d, features); });
         }
+    for (unsigned d : {32u, 64u, 128u}) {
+        const unsigned features = 4 * (d + 1);
+        register_map_benchmarks("quadrature", d, features + 1, [=] { return gaussian_map(method::quadrature, d, features); });
+        register_map_benchmarks("sorf", d, features, [=] { return gaussian_map(method::sorf, d, features); });
+        register_map_benchmarks("rff", d, features, [=] { return gaussian_map(method::rff, d, features); });
+    }
     return true;
 }();
 

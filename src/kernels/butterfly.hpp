@@ -12,6 +12,7 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "kernels/vec.hpp"
 
@@ -155,16 +156,35 @@ struct cs_from_second {  // lane p of the blended register comes from the second
     }
 };
 
+// The lanes where Gen::get(lane, lanes) is true, for select. On AVX-512 the mask register is built
+// straight from its constant bits: xsimd converts a batch_bool_constant through a 16-bool constructor,
+// which GCC stops inlining once the kernel grows (measured 2x slower at d = 256).
+template <class Gen, class A>
+inline auto butterfly_lane_mask() noexcept {
+#if XSIMD_WITH_AVX512F
+    if constexpr (std::is_base_of<xsimd::avx512f, A>::value) {
+        constexpr std::uint32_t bits = [] {
+            std::uint32_t b = 0;
+            for (std::size_t i = 0; i < lanes<A>; ++i)
+                if (Gen::get(i, lanes<A>)) b |= 1u << i;
+            return b;
+        }();
+        return xsimd::batch_bool<float, A>(__mmask16(bits));
+    } else
+#endif
+        return xsimd::make_batch_bool_constant<vf<A>, Gen>();
+}
+
 // Level H < lanes on the register v; v0 = cs[2 base ..), v1 = cs[2 base + W - 2 ..).
 template <unsigned H, bool Transpose, class A>
 inline void butterfly_lane_level(vf<A>& v, const vf<A>& v0, const vf<A>& v1) noexcept {
     constexpr std::size_t W = lanes<A>;
     using U = xsimd::batch<std::uint32_t, A>;
-    const vf<A> r = xsimd::select(xsimd::make_batch_bool_constant<vf<A>, cs_from_second<H, W>>(), v1, v0);
+    const vf<A> r = xsimd::select(butterfly_lane_mask<cs_from_second<H, W>, A>(), v1, v0);
     const vf<A> c = xsimd::swizzle(r, xsimd::make_batch_constant<U, cs_lane<H, 0, W>>());
     const vf<A> s = xsimd::swizzle(r, xsimd::make_batch_constant<U, cs_lane<H, 1, W>>());
     // lower lane: c x_i + s x_{i+h}; upper lane: c x_{i+h} - s x_i (signs flip for the transpose)
-    const auto upper = upper_mask<H, A>();
+    const auto upper = butterfly_lane_mask<upper_lane<H>, A>();
     const vf<A> ss = Transpose ? xsimd::select(upper, s, -s) : xsimd::select(upper, -s, s);
     v = mul_add<A>(c, v, ss * partner<H>(v));
 }

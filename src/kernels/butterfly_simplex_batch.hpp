@@ -99,8 +99,8 @@ inline void butterfly_rows_level_pair(const float* in, const std::uint32_t* perm
 // j < d and t_d = -sum_i r_i y_i (docs/methods.md, "The simplex"), row by row into t ((d+1) rows of R), each y_j read
 // from the row perm[j] of src (Gather: the network's last gather, fused) or the row j. The running sum
 // advances once per four rows (the prefix sums within the four are off the dependency chain). Every lane
-// goes through the same operations in the same order, so simplex_row (R = 1, one lane) gives each vector
-// exactly the values of its lane here.
+// goes through the same operations in the same order, so the single-vector step (R = 1, one lane:
+// kernels/butterfly_simplex_row.hpp) gives each vector exactly the values of its lane here.
 template <class A, std::size_t R, bool Gather = true>
 inline void simplex_rows(const float* src, const std::uint32_t* perm, std::size_t d, const float* r,
                          const float* diag, float* t) noexcept {
@@ -131,13 +131,6 @@ inline void simplex_rows(const float* src, const std::uint32_t* perm, std::size_
         }
         store_f<A>(t + d * R + l, vf<A>(0.0f) - total);
     }
-}
-
-// The simplex step for one vector y (already gathered), t (d+1 floats): the operations of one lane of
-// butterfly_simplex_batch's step, so a row mapped alone equals the same row mapped in a batch.
-template <class A>
-void simplex_row(const float* y, unsigned d, const float* r, const float* diag, float* t) noexcept {
-    simplex_rows<scalar_arch, 1, false>(y, nullptr, d, r, diag, t);
 }
 
 // t = V^T (M x) for R interleaved vectors of d floats (d2 = 2^log2_d2 >= d): the network M (`repeats`

@@ -100,10 +100,13 @@ struct kernel_table {
     void (*butterfly_simplex_batch)(const float* x, float* t, unsigned d, unsigned log2_d2, const float* cs,
                                     const std::uint32_t* perm, unsigned repeats, const float* r, const float* diag,
                                     float* scratch);
-    // butterfly_simplex_batch's simplex step for one vector y (d floats, already through the network and its
-    // permutation) into t (d+1 floats): the same operations as each of its lanes, so the single-vector
-    // path gives every row exactly its batch values.
-    void (*simplex_row)(const float* y, unsigned d, const float* r, const float* diag, float* t);
+    // butterfly_simplex_batch for one vector x (d floats) and `rules` consecutive rules: rule k's angles at
+    // cs + k * 2 (d2 - 1), its permutation at perm + k * d, its d+1 projections at t + k * (d+1). The same
+    // operations as each of the batch's lanes, so the single-vector path gives every row exactly its batch
+    // values. x and t do not overlap; scratch holds 2 d floats.
+    void (*butterfly_simplex_row)(const float* x, float* t, unsigned rules, unsigned d, unsigned log2_d2, const float* cs,
+                                  const std::uint32_t* perm, unsigned repeats, const float* r, const float* diag,
+                                  float* scratch);
 
     // out[j] = k(max(x_sq + l_sq[j] - 2 dot[j], 0)) for j < n: a radial kernel against n points from their
     // dot products with x (kernels/kernel_of_dots.hpp). dot == out is allowed.
@@ -120,12 +123,12 @@ constexpr unsigned max_butterfly_simplex_batch_rows = 8;
 // without being added here.
 constexpr bool is_complete(const kernel_table& t) noexcept {
     const auto& [id, fft, butterfly, fwht, gemv, gemm, features, fft_batch_lanes, fft_batch, fft_batch_row, flip_signs, expand,
-                 butterfly_simplex_batch_rows, butterfly_simplex_batch, simplex_row, kernel_of_dots] = t;
+                 butterfly_simplex_batch_rows, butterfly_simplex_batch, butterfly_simplex_row, kernel_of_dots] = t;
     return id != isa::automatic && fft != nullptr && butterfly != nullptr && fwht != nullptr && gemv != nullptr &&
            gemm != nullptr && features != nullptr && fft_batch_lanes >= 1 && fft_batch != nullptr && fft_batch_row != nullptr &&
            flip_signs != nullptr && expand != nullptr &&
            butterfly_simplex_batch_rows >= 1 && butterfly_simplex_batch_rows <= max_butterfly_simplex_batch_rows &&
-           butterfly_simplex_batch != nullptr && simplex_row != nullptr && kernel_of_dots != nullptr;
+           butterfly_simplex_batch != nullptr && butterfly_simplex_row != nullptr && kernel_of_dots != nullptr;
 }
 
 // The compile-time form of is_complete for a platform's table. GCC does not constant-fold comparisons of

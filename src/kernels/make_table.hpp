@@ -5,6 +5,7 @@
 #pragma once
 #include "kernels/butterfly.hpp"
 #include "kernels/butterfly_simplex_batch.hpp"
+#include "kernels/butterfly_simplex_row.hpp"
 #include "kernels/dense.hpp"
 #include "kernels/expand.hpp"
 #include "kernels/features.hpp"
@@ -43,7 +44,7 @@ constexpr kernel_table make_table(isa id) noexcept {
     constexpr std::size_t batch_rows = lanes<NarrowA> > 1 ? lanes<NarrowA> : 4;  // scalar: 4, so it interleaves too
     t.butterfly_simplex_batch_rows = unsigned(batch_rows);
     t.butterfly_simplex_batch = &butterfly_simplex_batch<NarrowA, batch_rows>;
-    t.simplex_row = &simplex_row<A>;
+    t.butterfly_simplex_row = &butterfly_simplex_row<A>;
     t.kernel_of_dots = &kernel_of_dots<A>;
     return t;
 }

@@ -1,6 +1,7 @@
 // Shared by the projections that run stacked butterfly networks (butterfly_simplex and butterfly_blocks):
 // the open-time check of their sections (per block, 2*(d2-1) (cos, sin) floats and a gather permutation
-// of d indices) and the application of one block's network.
+// of d indices) and the application of one block's network (butterfly_blocks; butterfly_simplex runs its
+// rules through kernels->butterfly_simplex_row, network and simplex step in one call).
 #pragma once
 #include <cstdint>
 

@@ -20,7 +20,7 @@ enum kernel_use : unsigned {
     uses_expand = 1u << 6,
     uses_butterfly = 1u << 7,
     uses_butterfly_simplex_batch = 1u << 8,
-    uses_simplex_row = 1u << 9,
+    uses_butterfly_simplex_row = 1u << 9,
     uses_fwht = 1u << 10,
     uses_fft_batch_row = 1u << 11,
 };
@@ -47,7 +47,7 @@ constexpr kernel_table keep_selected_kernels(kernel_table t) noexcept {
     if ((kept & uses_expand) == 0) t.expand = nullptr;
     if ((kept & uses_butterfly) == 0) t.butterfly = nullptr;
     if ((kept & uses_butterfly_simplex_batch) == 0) t.butterfly_simplex_batch = nullptr;
-    if ((kept & uses_simplex_row) == 0) t.simplex_row = nullptr;
+    if ((kept & uses_butterfly_simplex_row) == 0) t.butterfly_simplex_row = nullptr;
     if ((kept & uses_fwht) == 0) t.fwht = nullptr;
 #if KFM_FIRMWARE  // the firmware profile has no batched paths (runtime/projection.hpp, KFM_BATCH_PATH)
     t.fft_batch = nullptr;

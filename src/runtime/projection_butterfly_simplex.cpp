@@ -1,13 +1,14 @@
 // The quadrature projection (SR(3,3) rules, docs/methods.md, "Quadrature"): for each rule k, y = M_k x with the
-// butterfly network of the rule (apply_butterfly_block), then the d+1 simplex projections V^T y in O(d)
-// with a running sum (kernels->simplex_row), written to t[k (d+1) ..]. The point for t_j is Q_k v_j with
+// butterfly network of the rule (the sections of runtime/butterfly_sections.hpp), then the d+1 simplex
+// projections V^T y in O(d) with a running sum, both in one kernel call (kernels->butterfly_simplex_row),
+// written to t[k (d+1) ..]. The point for t_j is Q_k v_j with
 // Q_k = M_k^T; radii, weights and the arccos reflections are applied by the feature stage. A partial last rule (the
 // builder's partial_rule: projection_dim < block_count (d+1)) is computed whole and only its first
 // projections are kept.
 // A batch runs R = kernels->butterfly_simplex_batch_rows rows at a time interleaved (element i of row v at
 // [i R + v]) through the kernel's batched network and simplex step, written back row by row. Both paths
-// perform the same operations on each row (the network's rotations round alike, and simplex_row is one
-// lane of the batched step), so a row's projections do not depend on its batch.
+// perform the same operations on each row (the network's rotations round alike, and butterfly_simplex_row's
+// simplex step is one lane of the batched step), so a row's projections do not depend on its batch.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -33,11 +34,9 @@ status butterfly_simplex_verify(const map_state& map) {
     return verify_butterfly_sections(map);
 }
 
-// The scratch holds four buffers of d floats, each starting on a 64-byte boundary: the kernel's scratch,
-// the network output y, and the simplex coefficients r_j and (d-j) r_j (computed once per call, shared by
-// all rules); a map with a partial last rule has a fifth, of d+1 floats, for that rule's projections. The
-// network runs in the aligned y rather than in t: libc's memcpy of x into a destination a few bytes past
-// x's page offset (t + k (d+1)) is several times slower on some CPUs.
+// The scratch holds four buffers of d floats, each starting on a 64-byte boundary: the kernel's scratch
+// (two of them) and the simplex coefficients r_j and (d-j) r_j (computed once per call, shared by all
+// rules); a map with a partial last rule has a fifth, of d+1 floats, for that rule's projections.
 std::size_t padded(std::uint32_t d) { return (std::size_t(d) + 15) / 16 * 16; }
 bool has_partial_rule(const format::map_meta& meta) {
     return meta.projection_dim < std::uint64_t(meta.block_count) * (std::uint64_t(meta.work_dim) + 1);
@@ -92,20 +91,21 @@ void simplex_coefficients(std::uint32_t d, float* __restrict r, float* __restric
 void butterfly_simplex_apply(const map_state& map, const float* x, float* t, float* scratch) {
     const auto& m = *map.meta;
     const std::uint32_t d = m.work_dim;
-    float* y = scratch + padded(d);
-    float* r = y + padded(d);
+    const std::size_t cs_stride = 2 * (std::size_t(m.block_size) - 1);
+    const float* cs = map.own_view<format::projection::butterfly_simplex, section::butterfly>().data;
+    const std::uint32_t* perm = map.view<section::permutation>().data;
+    float* r = scratch + 2 * padded(d);
     float* diag = r + padded(d);
     float* partial = diag + padded(d);
     simplex_coefficients(d, r, diag);
-    for (std::uint32_t k = 0; k < m.block_count; ++k) {
-        apply_butterfly_block(map, k, x, y, scratch);
-        const std::size_t begin = std::size_t(k) * (d + 1), kept = std::min<std::size_t>(d + 1, m.projection_dim - begin);
-        if (kept == std::size_t(d) + 1) {
-            map.kernels->simplex_row(y, d, r, diag, t + begin);
-        } else {
-            map.kernels->simplex_row(y, d, r, diag, partial);
-            std::memcpy(t + begin, partial, kept * sizeof(float));
-        }
+    // every full rule in one call, then a partial last rule whole into its own buffer
+    const std::uint32_t full = has_partial_rule(m) ? m.block_count - 1 : m.block_count;
+    map.kernels->butterfly_simplex_row(x, t, full, d, ceil_log2(d), cs, perm, m.repeats, r, diag, scratch);
+    if (full < m.block_count) {
+        map.kernels->butterfly_simplex_row(x, partial, 1, d, ceil_log2(d), cs + full * cs_stride, perm + std::size_t(full) * d,
+                                           m.repeats, r, diag, scratch);
+        const std::size_t begin = std::size_t(full) * (d + 1);
+        std::memcpy(t + begin, partial, (m.projection_dim - begin) * sizeof(float));
     }
 }
 

@@ -1,0 +1,201 @@
+// A quadrature rule's projection for one vector, t = V^T (M x): the single-vector form of
+// butterfly_simplex_batch (kernels/butterfly_simplex_batch.hpp), with the same operations on its one row
+// (the network's rotations round alike in every path, and the simplex step is one lane of the batch's),
+// so a row's projections do not depend on its batch. The network's repeats run in the two halves of
+// scratch: the first reads x directly (no copy in), each later one reads the previous repeat's gather,
+// and the last repeat's gather is fused into the simplex step (read through perm), so no pass stores it.
+// On AVX2 and AVX-512, a network of up to eight registers (d = W, 2 W, 4 W, 8 W for W float lanes; also
+// 16 W on AVX-512) stays in registers for all its repeats: the in-register levels, the levels between
+// registers, and the permutation as lane permutes (vpermps, vpermt2ps) instead of a pass through memory;
+// the rotations are the same operations, so the bits are too. Such networks are chains of dependent
+// shuffles and multiplies, so several rules run at once (the kernel takes all of a map's full rules in one
+// call).
+#pragma once
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/butterfly.hpp"
+#include "kernels/butterfly_simplex_batch.hpp"
+
+namespace kfm::detail::kern {
+namespace {
+
+// Whether A has the run-time lane permutes gather_registers uses.
+template <class A>
+constexpr bool has_register_gather() noexcept {
+#if XSIMD_WITH_AVX512F
+    if constexpr (std::is_base_of<xsimd::avx512f, A>::value) return true;
+#endif
+#if XSIMD_WITH_AVX2
+    if constexpr (std::is_base_of<xsimd::avx2, A>::value && lanes<A> == 8) return true;
+#endif
+    return false;
+}
+
+// out[i] = v[perm[i]] for the K W floats held in v[0 .. K) (perm: K W indices < K W, K a power of two).
+// Each output register permutes every source register (vpermps on AVX2; vpermt2ps, two registers at a
+// time, on AVX-512) and picks among them with a tree of blends on the index's register bits.
+template <std::size_t K, class A>
+inline void gather_registers(const vf<A> (&v)[K], const std::uint32_t* perm, vf<A> (&out)[K]) noexcept {
+    static_assert(K >= 1 && (K & (K - 1)) == 0, "a power of two of registers");
+    constexpr std::size_t W = lanes<A>;
+#if XSIMD_WITH_AVX512F
+    if constexpr (std::is_base_of<xsimd::avx512f, A>::value) {
+        for (std::size_t k = 0; k < K; ++k) {
+            const __m512i idx = _mm512_loadu_si512(perm + k * W);
+            if constexpr (K == 1) {
+                out[k] = vf<A>(_mm512_permutexvar_ps(idx, v[0]));
+            } else {
+                __m512 pick[K / 2];
+                for (std::size_t m = 0; m < K / 2; ++m)  // index bit 4 picks the register of the pair
+                    pick[m] = _mm512_permutex2var_ps(v[2 * m], idx, v[2 * m + 1]);
+                for (std::size_t n = K / 2, bit = 2 * W; n > 1; n /= 2, bit *= 2) {
+                    const __mmask16 upper = _mm512_test_epi32_mask(idx, _mm512_set1_epi32(int(bit)));
+                    for (std::size_t m = 0; m < n / 2; ++m) pick[m] = _mm512_mask_blend_ps(upper, pick[2 * m], pick[2 * m + 1]);
+                }
+                out[k] = vf<A>(pick[0]);
+            }
+        }
+        return;
+    }
+#endif
+#if XSIMD_WITH_AVX2
+    if constexpr (std::is_base_of<xsimd::avx2, A>::value && W == 8) {
+        for (std::size_t k = 0; k < K; ++k) {
+            const __m256i idx = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(perm + k * W));
+            __m256 pick[K];
+            for (std::size_t m = 0; m < K; ++m) pick[m] = _mm256_permutevar8x32_ps(v[m], idx);  // the low 3 bits
+            // blendv reads the sign bit: register bit b (3, 4, ..) shifted to bit 31
+            for (std::size_t n = K, shift = 28; n > 1; n /= 2, --shift) {
+                const __m256 upper = _mm256_castsi256_ps(_mm256_sll_epi32(idx, _mm_cvtsi32_si128(int(shift))));
+                for (std::size_t m = 0; m < n / 2; ++m) pick[m] = _mm256_blendv_ps(pick[2 * m], pick[2 * m + 1], upper);
+            }
+            out[k] = vf<A>(pick[0]);
+        }
+        return;
+    }
+#endif
+    static_assert(has_register_gather<A>(), "gather_registers needs AVX2 or AVX-512");
+}
+
+// The in-register level H of butterfly_lane_block on the K registers of each of P rules (rule p's angles
+// at cs + p cs_stride).
+template <unsigned H, std::size_t P, std::size_t K, class A>
+inline void lane_level_registers(vf<A> (&v)[P][K], const float* cs, std::size_t cs_stride) noexcept {
+    constexpr std::size_t W = lanes<A>;
+    for (std::size_t p = 0; p < P; ++p)
+        for (std::size_t k = 0; k < K; ++k) {
+            const float* angles = cs + p * cs_stride + 2 * k * W;
+            butterfly_lane_level<H, false, A>(v[p][k], load_f<A>(angles), load_f<A>(angles + W - 2));
+        }
+}
+
+// P rules of d = K W (so d = d2) at once, their networks independent chains whose latencies overlap: x in
+// K registers per rule through every repeat's levels (the in-register levels of butterfly_lane_block, then
+// the levels h >= W between registers, as butterfly_level rotates them) and gathers; the last repeat's
+// registers go to scratch (alternating halves of 2 d floats) and the simplex step reads them through
+// perm. Rule p reads the angles cs + p cs_stride and the permutation perm + p d, and writes t + p (d+1).
+template <std::size_t P, std::size_t K, class A>
+void butterfly_simplex_registers(const float* x, float* t, unsigned d, const float* cs, std::size_t cs_stride,
+                                 const std::uint32_t* perm, unsigned repeats, const float* r, const float* diag,
+                                 float* scratch) noexcept {
+    constexpr std::size_t W = lanes<A>;
+    vf<A> v[P][K];
+    for (std::size_t p = 0; p < P; ++p)
+        for (std::size_t k = 0; k < K; ++k) v[p][k] = load_f<A>(x + k * W);
+    for (unsigned rep = 0; rep < repeats; ++rep) {
+        lane_level_registers<1, P, K, A>(v, cs, cs_stride);
+        lane_level_registers<2, P, K, A>(v, cs, cs_stride);
+        if constexpr (W > 4) lane_level_registers<4, P, K, A>(v, cs, cs_stride);
+        if constexpr (W > 8) lane_level_registers<8, P, K, A>(v, cs, cs_stride);
+        for (std::size_t h = 1; h < K; h *= 2)  // level h W: registers (b + j, b + h + j), angle (b + h) W - 1
+            for (std::size_t b = 0; b < K; b += 2 * h)
+                for (std::size_t p = 0; p < P; ++p) {
+                    const float* angle = cs + p * cs_stride + 2 * ((b + h) * W - 1);
+                    const vf<A> c(angle[0]), sn(angle[1]);
+                    for (std::size_t j = 0; j < h; ++j) rotate<A>(c, sn, v[p][b + j], v[p][b + h + j]);
+                }
+        if (rep + 1 == repeats) break;  // the last gather is read by the simplex step
+        for (std::size_t p = 0; p < P; ++p) {
+            vf<A> gathered[K];
+            gather_registers<K, A>(v[p], perm + p * d, gathered);
+            for (std::size_t k = 0; k < K; ++k) v[p][k] = gathered[k];
+        }
+    }
+    for (std::size_t p = 0; p < P; ++p) {
+        float* y = scratch + p % 2 * d;  // rule p + 2 reuses rule p's half once its simplex step has read it
+        for (std::size_t k = 0; k < K; ++k) store_f<A>(y + k * W, v[p][k]);
+        simplex_rows<scalar_arch, 1, true>(y, perm + p * d, d, r, diag, t + p * (std::size_t(d) + 1));
+    }
+}
+
+// The rules in registers, K registers each: four at a time while they fit (K <= 2 on AVX2, K <= 4 on
+// AVX-512), two at a time up to K = 8 (spilling some on AVX2, still faster), one at a time for sixteen,
+// which fill AVX-512's registers alone (measured faster than two).
+template <std::size_t K, class A>
+void butterfly_simplex_register_rules(const float* x, float* t, unsigned rules, unsigned d, const float* cs,
+                                      std::size_t cs_stride, const std::uint32_t* perm, unsigned repeats,
+                                      const float* r, const float* diag, float* scratch) noexcept {
+    const std::size_t t_stride = std::size_t(d) + 1;
+    unsigned k = 0;
+    if constexpr (K <= (lanes<A> == 16 ? 4 : 2))
+        for (; k + 4 <= rules; k += 4)
+            butterfly_simplex_registers<4, K, A>(x, t + k * t_stride, d, cs + k * cs_stride, cs_stride,
+                                                 perm + std::size_t(k) * d, repeats, r, diag, scratch);
+    for (; K < 16 && k + 2 <= rules; k += 2)
+        butterfly_simplex_registers<2, K, A>(x, t + k * t_stride, d, cs + k * cs_stride, cs_stride,
+                                             perm + std::size_t(k) * d, repeats, r, diag, scratch);
+    for (; k < rules; ++k)
+        butterfly_simplex_registers<1, K, A>(x, t + k * t_stride, d, cs + k * cs_stride, cs_stride,
+                                             perm + std::size_t(k) * d, repeats, r, diag, scratch);
+}
+
+// One rule through memory: t (d+1 floats) from x (d floats), scratch 2 d floats.
+template <class A>
+void butterfly_simplex_memory(const float* x, float* t, unsigned d, unsigned log2_d2, const float* cs,
+                              const std::uint32_t* perm, unsigned repeats, const float* r, const float* diag,
+                              float* scratch) noexcept {
+    float* levels = scratch;
+    float* gathered = scratch + d;
+    const float* src = x;
+    for (unsigned rep = 0; rep < repeats; ++rep) {
+        butterfly_levels<A>(src, levels, d, log2_d2, cs, false);
+        if (rep + 1 < repeats) {
+            permute_gather<A>(levels, d, perm, gathered);
+            src = gathered;
+        }
+    }
+    simplex_rows<scalar_arch, 1, true>(levels, perm, d, r, diag, t);
+}
+
+// For each of `rules` consecutive rules k (angles cs + k 2 (d2 - 1), permutation perm + k d):
+// t + k (d+1) = V^T (M_k x) for x (d floats), the forward network (butterfly_apply's levels and
+// permutation, `repeats` times) and simplex_rows' step with the coefficients r and diag. x and t do not
+// overlap; scratch holds 2 d floats.
+template <class A>
+void butterfly_simplex_row(const float* x, float* t, unsigned rules, unsigned d, unsigned log2_d2, const float* cs,
+                           const std::uint32_t* perm, unsigned repeats, const float* r, const float* diag,
+                           float* scratch) noexcept {
+    const std::size_t cs_stride = 2 * ((std::size_t(1) << log2_d2) - 1);
+    if constexpr (has_register_gather<A>()) {
+        constexpr std::size_t W = lanes<A>;
+        if (d == W)
+            return butterfly_simplex_register_rules<1, A>(x, t, rules, d, cs, cs_stride, perm, repeats, r, diag, scratch);
+        if (d == 2 * W)
+            return butterfly_simplex_register_rules<2, A>(x, t, rules, d, cs, cs_stride, perm, repeats, r, diag, scratch);
+        if (d == 4 * W)
+            return butterfly_simplex_register_rules<4, A>(x, t, rules, d, cs, cs_stride, perm, repeats, r, diag, scratch);
+        if (d == 8 * W)
+            return butterfly_simplex_register_rules<8, A>(x, t, rules, d, cs, cs_stride, perm, repeats, r, diag, scratch);
+        if constexpr (W == 16)  // sixteen registers: AVX-512 only (AVX2's gathers through 16 registers cost more)
+            if (d == 16 * W)
+                return butterfly_simplex_register_rules<16, A>(x, t, rules, d, cs, cs_stride, perm, repeats, r, diag,
+                                                               scratch);
+    }
+    for (unsigned k = 0; k < rules; ++k)
+        butterfly_simplex_memory<A>(x, t + std::size_t(k) * (d + 1), d, log2_d2, cs + k * cs_stride,
+                                    perm + std::size_t(k) * d, repeats, r, diag, scratch);
+}
+
+}  // namespace
+}  // namespace kfm::detail::kern
