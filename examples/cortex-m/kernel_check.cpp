@@ -153,6 +153,34 @@ void check_fft_batch(const kernel_table& t, test_rng& rng) {
     end_kernel("fft_batch");
 }
 
+// ---- fft_batch_row: one contiguous vector, bit for bit what fft_batch gives its lane 0 (the single-vector
+// SSF path must give every row its batch values), out of place and in place
+void check_fft_batch_row(const kernel_table& t, test_rng& rng) {
+    const std::size_t lanes = t.fft_batch_lanes;
+    for (unsigned log2_n = 1; log2_n <= max_log2_fft_batch; ++log2_n) {
+        const std::size_t n = std::size_t(1) << log2_n;
+        kfm::detail::fft_make_twiddles(log2_n, twiddles);
+        for (bool inverse : {false, true}) {
+            for (std::size_t i = 0; i < n * lanes; ++i) { buf_a[i] = rng.uniform(-1, 1); buf_b[i] = rng.uniform(-1, 1); }
+            t.fft_batch(buf_a, buf_b, buf_c, buf_d, log2_n, twiddles, inverse);
+            float* re = buf_e;  // lane 0, contiguous
+            float* im = buf_e + n;
+            float* out_re = buf_e + 2 * n;
+            float* out_im = buf_e + 3 * n;
+            for (std::size_t k = 0; k < n; ++k) { re[k] = buf_a[k * lanes]; im[k] = buf_b[k * lanes]; }
+            t.fft_batch_row(re, im, out_re, out_im, log2_n, twiddles, inverse);
+            long differ = 0;
+            for (std::size_t k = 0; k < n; ++k) differ += out_re[k] != buf_c[k * lanes] || out_im[k] != buf_d[k * lanes];
+            expect(differ == 0, "fft_batch_row", inverse ? "inverse, out of place" : "forward, out of place", long(n), double(differ));
+            t.fft_batch_row(re, im, re, im, log2_n, twiddles, inverse);
+            differ = 0;
+            for (std::size_t k = 0; k < n; ++k) differ += re[k] != out_re[k] || im[k] != out_im[k];
+            expect(differ == 0, "fft_batch_row", inverse ? "inverse, in place" : "forward, in place", long(n), double(differ));
+        }
+    }
+    end_kernel("fft_batch_row");
+}
+
 // ---- butterfly: the network's definition in double (kernel_reference.hpp), as tests/kernels/butterfly_test.cpp;
 // the angles' (cos, sin) live in `twiddles`
 struct network {
@@ -219,6 +247,36 @@ void check_butterfly_simplex_batch(const kernel_table& t, test_rng& rng) {
         }
     }
     end_kernel("butterfly_simplex_batch");
+}
+
+// ---- butterfly_simplex_row: one vector through consecutive rules, bit for bit what butterfly_simplex_batch
+// gives its lane 0 (the single-vector quadrature path must give every row its batch values), each rule of a
+// multi-rule call exactly as if alone
+void check_butterfly_simplex_row(const kernel_table& t, test_rng& rng) {
+    const std::size_t rows = t.butterfly_simplex_batch_rows;
+    float* r = buf_d;
+    float* diag = buf_e;
+    for (unsigned d : butterfly_sizes) {
+        const network net = make_network(d, rng);  // rule 0; rule 1's angles and permutation follow it
+        const std::size_t angles = 2 * ((std::size_t(1) << net.log2_d2) - 1);
+        kfm_test::random_rotations(rng, net.log2_d2, twiddles + angles);
+        kfm_test::random_permutation(rng, d, perm + d);
+        kfm_test::simplex_coefficients(d, r, diag);
+        for (unsigned repeats : {1u, 3u}) {
+            for (std::size_t i = 0; i < d * rows; ++i) buf_a[i] = rng.uniform(-1, 1);
+            t.butterfly_simplex_batch(buf_a, buf_b, d, net.log2_d2, twiddles, perm, repeats, r, diag, buf_c);
+            float* x = buf_a + d * rows;           // lane 0, contiguous
+            float* both = buf_b + (d + 1) * rows;  // rules 0 and 1 in one call
+            float* alone = both + 2 * (d + 1);     // rule 1 alone
+            for (unsigned i = 0; i < d; ++i) x[i] = buf_a[i * rows];
+            t.butterfly_simplex_row(x, both, 2, d, net.log2_d2, twiddles, perm, repeats, r, diag, buf_c);
+            t.butterfly_simplex_row(x, alone, 1, d, net.log2_d2, twiddles + angles, perm + d, repeats, r, diag, buf_c);
+            long differ = 0;
+            for (unsigned j = 0; j <= d; ++j) differ += both[j] != buf_b[j * rows] || both[d + 1 + j] != alone[j];
+            expect(differ == 0, "butterfly_simplex_row", "rows of two rules", d, double(differ));
+        }
+    }
+    end_kernel("butterfly_simplex_row");
 }
 
 // ---- fwht: the plain loop in double (bench/peers/fwht_naive.hpp)
@@ -451,8 +509,10 @@ void check_table(const kernel_table& t) {
     test_rng rng{2026};
     check_fft(t, rng);
     check_fft_batch(t, rng);
+    check_fft_batch_row(t, rng);
     check_butterfly(t, rng);
     check_butterfly_simplex_batch(t, rng);
+    check_butterfly_simplex_row(t, rng);
     check_fwht(t, rng);
     check_dense(t, rng);
     check_features(t, rng);
