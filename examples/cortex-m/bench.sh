@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Instructions per FFT (n = 64 .. 1024) and per SSF transform (16 -> 256, 64 -> 512, 256 -> 4096) on
+# Instructions per FFT (n = 64 .. 1024), per feature stage (cos and sin of 256 arguments, with its largest
+# error) and per SSF transform (16 -> 256, 64 -> 512, 256 -> 4096) on
 # bare-metal Cortex-M4F (mps2-an386), M7 (mps2-an500) and M55 (mps3-an547) under qemu-system-arm
 # -icount shift=0, for every kernel table of the build (scalar on the M4F and M7, mve and scalar on the
-# M55), at -O2 and -Os; with a CMSIS-DSP source tree, also CMSIS-DSP's arm_cfft_f32 built
+# M55), at -O2 and -Os; with a CMSIS-DSP source tree, also CMSIS-DSP's arm_cfft_f32 and arm_cos_f32 /
+# arm_sin_f32 built
 # from it with the same compiler and flags (the comparison of docs/benchmarks.md, "Cortex-M").
 #   bench.sh KFM_TOOL [CMSIS_DSP_DIR CMSIS_CORE_INCLUDE_DIR]
 # KFM_TOOL is a host kfm (it builds the maps). CMSIS_DSP_DIR is a checkout of
@@ -68,7 +70,8 @@ for core in ${KFM_BENCH_CORES:-cortex-m4 cortex-m7 cortex-m55}; do
 done | tee "$work/bench_lines.txt"
 
 # ---- one table per core: FFT by n, then the transforms (columns: each table, each -O level)
-awk '{ if ($3 == "fft" && $4 != "cmsis-vs-kfm") { row = $1 " fft " $5; col = $4 " " $2; val = $6 }
+awk '{ if (($3 == "fft" && $4 != "cmsis-vs-kfm") || $3 == "features") { row = $1 " " $3 " " $5; col = $4 " " $2; val = $6 }
+       else if ($3 == "features-error") { row = $1 " features max error"; col = $4 " " $2; val = $5 }
        else if ($3 == "transform") { row = $1 " transform " $5 "->" $6; col = $4 " " $2; val = $7 }
        else next
        if (!(row in seen_row)) { seen_row[row] = 1; rows[++nr] = row }

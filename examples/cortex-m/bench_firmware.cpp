@@ -1,12 +1,14 @@
-// Instructions per FFT and per SSF transform on the device, for every kernel table the build holds (mve and
-// scalar on the Cortex-M55), and optionally for CMSIS-DSP's arm_cfft_f32 built from its public source
+// Instructions per FFT, per feature stage (cos and sin of 256 arguments) and per SSF transform on the device,
+// for every kernel table the build holds (mve and scalar on the Cortex-M55), and optionally for CMSIS-DSP's
+// arm_cfft_f32 and arm_cos_f32 / arm_sin_f32 built from its public source
 // (KFM_BENCH_CMSIS_DSP, bench.sh). Under QEMU with -icount shift=0 SysTick counts instructions at the
 // board's clock rate; a loop of known length calibrates it (as cost_firmware.c). Each figure is the mean of
 // `repeats` calls after one warm-up call, out of place for kfm (in place for CMSIS, its only form; its
 // bit reversal included, as kfm's). The maps come from kfm_bench_maps.h (bench.sh writes it: SSF maps of
-// 'kfm build', their bytes as words). Prints "bench fft TABLE N INSTRUCTIONS" and
-// "bench transform TABLE D_IN D_OUT INSTRUCTIONS" lines, and for CMSIS the largest difference from kfm's
-// result relative to the largest output.
+// 'kfm build', their bytes as words). Prints "bench fft TABLE N INSTRUCTIONS", "bench features TABLE N
+// INSTRUCTIONS" with "bench features-error TABLE ERROR" (the largest error against double, relative to the
+// weight) and "bench transform TABLE D_IN D_OUT INSTRUCTIONS" lines, and for CMSIS's FFT the largest
+// difference from kfm's result relative to the largest output.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -120,6 +122,69 @@ void bench_cmsis_fft(unsigned log2_n) {
 }
 #endif
 
+// ---- the feature stage: cos and sin of n arguments a_i = scale_i t_i (per-argument scales, as SSF's radii),
+// times a weight, the SSF transform's largest stage; CMSIS's peer is arm_cos_f32 and arm_sin_f32 per
+// argument (a 512-entry table with linear interpolation; CMSIS-DSP has no vector sin/cos).
+constexpr std::size_t feature_count = 256;  // the 64 -> 512 transform's arguments
+float feature_t[feature_count], feature_scale[feature_count];
+constexpr float feature_weight = 0.0625f;
+
+void make_feature_arguments() {
+    for (std::size_t i = 0; i < feature_count; ++i) {
+        feature_t[i] = 4.0f * uniform();            // projections of a unit-scale input
+        feature_scale[i] = 1.5f + 0.5f * uniform();  // radius / sigma: arguments within +-8
+    }
+}
+
+// The largest error of out0 / out1 against weight * cos / sin in double, relative to the weight.
+float feature_error(const float* out0, const float* out1) {
+    double worst = 0;
+    for (std::size_t i = 0; i < feature_count; ++i) {
+        const double a = double(feature_scale[i] * feature_t[i]);
+        worst = std::fmax(worst, std::fabs(out0[i] - feature_weight * std::cos(a)));
+        worst = std::fmax(worst, std::fabs(out1[i] - feature_weight * std::sin(a)));
+    }
+    return float(worst / feature_weight);
+}
+
+void print_feature_error(const char* table, float error) {
+    sh_puts("bench features-error ");
+    sh_puts(table);
+    sh_puts(" ");
+    sh_put_float(error);
+    sh_puts("\n");
+}
+
+void bench_features(const kfm::detail::kernel_table& t) {
+    kfm::detail::feature_args f{};
+    f.kind = kfm::format::nonlinearity::cos_sin;
+    f.t = feature_t;
+    f.n = feature_count;
+    f.scale = feature_scale;
+    f.weight_scalar = feature_weight;
+    f.out0 = features;
+    f.out1 = features + feature_count;
+    const long count = instructions([&] { t.features(f); });
+    print_line("features", kfm::isa_name(t.id), long(feature_count), -1, count);
+    print_feature_error(kfm::isa_name(t.id), feature_error(f.out0, f.out1));
+}
+
+#if KFM_BENCH_CMSIS_DSP
+void bench_cmsis_features() {
+    float* out0 = features;
+    float* out1 = features + feature_count;
+    const long count = instructions([&] {
+        for (std::size_t i = 0; i < feature_count; ++i) {
+            const float a = feature_scale[i] * feature_t[i];
+            out0[i] = feature_weight * arm_cos_f32(a);
+            out1[i] = feature_weight * arm_sin_f32(a);
+        }
+    });
+    print_line("features", "cmsis", long(feature_count), -1, count);
+    print_feature_error("cmsis", feature_error(out0, out1));
+}
+#endif
+
 void bench_fft(const kfm::detail::kernel_table& t) {
     for (unsigned log2_n = 6; log2_n <= max_log2_n; ++log2_n) {
         const std::size_t n = std::size_t(1) << log2_n;
@@ -165,13 +230,18 @@ int main() {
         sh_puts("FAIL SysTick did not count (run QEMU with -icount shift=0)\n");
         return 1;
     }
+    make_feature_arguments();
     for (std::size_t i = 0; i < kfm::isa_count(); ++i) {
         const kfm::isa isa = kfm::isa_at(i);
         const kfm::detail::kernel_table* t = kfm::detail::kernels_for(isa);
         if (t == nullptr) continue;
         bench_fft(*t);
+        bench_features(*t);
         bench_transforms(isa);
     }
+#if KFM_BENCH_CMSIS_DSP
+    bench_cmsis_features();
+#endif
     sh_puts("bench done\n");
     return 0;
 }
