@@ -5,6 +5,9 @@
 //    has per-argument scales and a scalar weight);
 //  - relu, step, relu2, identity: scalar scale 1 and per-argument weight (quadrature arccos 0 and 2, whose
 //    radii the builder folds into the weights: w f(rho t) = (w rho^b) f(t)).
+// features/sleef-<u10|u35>-<isa>/cos_sin/<D> (where SLEEF is found, bench/peers/sleef_features.hpp): the
+// same cos_sin work as ours (a = s t, w cos a, w sin a with per-argument s and w, the same layout and
+// values) through SLEEF's vector sincosf for that ISA, one shared-library call per vector.
 // features-scalar/<isa>/<kind>/<D> (real kinds only): scalar scale and weight, the one-stream form of
 // quadrature arccos 1 (w rho is the same for every point), SSF arccos and TensorSketch; same peer.
 // Both sides see the memory layout of a real transform: the projections t (or the peer's precomputed
@@ -14,12 +17,16 @@
 // dependencies, "4K aliasing") is fixed by the layout, not by the allocator.
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <string>
 
 #include "isa_util.hpp"
 #if KFM_HAVE_AVX2
 #include "peers/plain_features_avx2.hpp"
+#endif
+#if KFM_HAVE_SLEEF
+#include "peers/sleef_features.hpp"
 #endif
 
 namespace {
@@ -96,6 +103,48 @@ void register_ours(const std::string& name, const kfm::detail::kernel_table* tab
     });
 }
 
+#if KFM_HAVE_SLEEF
+// SLEEF's cos_sin for one ISA, on the layout ours gets (per-argument scale and weight, weight scalar 1).
+using sleef_cos_sin_fn = void (*)(kfm_bench::sleef_ulp, const kfm_bench::sleef_feature_args&) noexcept;
+void register_sleef(const std::string& isa, sleef_cos_sin_fn fn, std::size_t n) {
+    for (const auto u : {kfm_bench::sleef_ulp::u10, kfm_bench::sleef_ulp::u35}) {
+        const std::string name = std::string("features/sleef-") + (u == kfm_bench::sleef_ulp::u10 ? "u10-" : "u35-") +
+                                 isa + "/cos_sin/" + std::to_string(n);
+        benchmark::RegisterBenchmark(name.c_str(), [fn, u, n](benchmark::State& state) {
+            transform_layout in(n);
+            const kfm_bench::sleef_feature_args f{in.scale, in.t, in.weight, 1.0f, n, in.out0, in.out1};
+            fn(u, f);  // checked once against double precision before it is timed
+            for (std::size_t i = 0; i < n; ++i) {
+                const double a = double(in.scale[i] * in.t[i]), w = double(in.weight[i]);
+                if (std::fabs(in.out0[i] - w * std::cos(a)) > 2.5e-7 || std::fabs(in.out1[i] - w * std::sin(a)) > 2.5e-7) {
+                    state.SkipWithError("SLEEF's result differs from sin/cos in double");
+                    return;
+                }
+            }
+            for (auto _ : state) {
+                fn(u, f);
+                benchmark::DoNotOptimize(in.out0);
+                benchmark::ClobberMemory();
+            }
+            state.SetItemsProcessed(std::int64_t(state.iterations()) * std::int64_t(n));
+        });
+    }
+}
+
+// The SLEEF instances this build has and this CPU runs (the same test as the kernel tables').
+void register_sleef_peers(std::size_t n) {
+#if KFM_HAVE_AVX2
+    if (kfm::detail::kernels_for(kfm::isa::avx2)) register_sleef("avx2", kfm_bench::sleef_cos_sin_avx2, n);
+#endif
+#if KFM_HAVE_AVX512
+    if (kfm::detail::kernels_for(kfm::isa::avx512)) register_sleef("avx512", kfm_bench::sleef_cos_sin_avx512, n);
+#endif
+#if KFM_HAVE_NEON64
+    if (kfm::detail::kernels_for(kfm::isa::neon64)) register_sleef("advsimd", kfm_bench::sleef_cos_sin_advsimd, n);
+#endif
+}
+#endif
+
 const int registered = [] {
     for (const auto& k : kinds)
         for (std::size_t n : {std::size_t(256), std::size_t(1024), std::size_t(4096)}) {
@@ -106,6 +155,9 @@ const int registered = [] {
                 register_ours("features/" + h.name + "/" + suffix, h.table, kind, n, trig, true);
                 if (!trig) register_ours("features-scalar/" + h.name + "/" + suffix, h.table, kind, n, false, false);
             }
+#if KFM_HAVE_SLEEF
+            if (kind == nonlinearity::cos_sin) register_sleef_peers(n);
+#endif
 #if KFM_HAVE_AVX2
             if (kfm::detail::kernels_for(kfm::isa::avx2))
                 benchmark::RegisterBenchmark(("features/xsimd/" + suffix).c_str(), [kind, n](benchmark::State& state) {

@@ -10,10 +10,13 @@
 //                                        produces for a benchmark input (its cost depends on the argument
 //                                        range: xsimd's range reduction takes a cheaper branch when every
 //                                        |argument| <= pi/2)
-//   map/ssf-over-features/<isa>/<d>/<D>  the "within 2x of the feature stage" ratio measured
-//                                        interleaved: rounds of 16 transforms then 16 feature stages, so
-//                                        both see the same load on a shared host; counters total_ns and
-//                                        features_ns (medians over rounds, per call) and their ratio
+//   map/ssf-over-features/<isa>/<d>/<D>  SSF against its two essential stages, measured interleaved:
+//                                        rounds of 16 transforms, 16 feature stages, then 16 times the
+//                                        map's FFTs alone (block_count calls of the FFT kernel a single row
+//                                        runs, on the same buffers), so all see the same load on a shared
+//                                        host; counters total_ns, features_ns, fft_ns (medians over rounds,
+//                                        per call), ratio = total / features and limit_ratio = total /
+//                                        (fft + features): 1 would mean nothing but the two stages
 //   opt/ssf/<d>                          the index-set optimiser (10 sweeps, default candidates), one run
 //   map/ssf-smallest-fft/<isa>/<d>/1024  --fft-size smallest at d = 16, 32, 64 (n = 16, 32, 64; 32, 16, 8
 //                                        blocks): up to n = 32 batches run the interleaved batch FFT and
@@ -224,9 +227,22 @@ void run_ratio(benchmark::State& state, kfm::isa isa, unsigned d, unsigned D) {
     if (kfm::transform(map.view, x.data(), d, out.data(), out_dim, ws.data(), ws.size() * sizeof(float)) != kfm::status::ok)
         return state.SkipWithError("transform failed");
     const feature_stage stage(map.view, x);  // as map/ssf-features
+    // The map's FFTs alone: the kernel projection_ssf.cpp's row_fft picks (the batch FFT's single-row form
+    // where rows interleave, n <= 32), block_count times on one block's worth of data.
+    const auto& map_state = *kfm::detail::state_of(map.view);
+    const auto& meta = *map_state.meta;
+    const std::uint32_t n = meta.block_size;
+    unsigned log2_n = 0;
+    while ((1u << log2_n) < n) ++log2_n;
+    const auto* kernels = map_state.kernels;
+    const auto fft = kernels->fft_batch != nullptr && kernels->fft_batch_lanes > 1 && n <= 32 ? kernels->fft_batch_row
+                                                                                             : kernels->fft;
+    const float* twiddles = map_state.view<kfm::detail::section::twiddles>().data;
+    const std::vector<float> fft_in = test_inputs(2 * n);
+    std::vector<float> fft_out(2 * std::size_t(n));
     constexpr int calls = 16;
     using clock = std::chrono::steady_clock;
-    std::vector<double> total, features;
+    std::vector<double> total, features, ffts;
     for (auto _ : state) {
         auto start = clock::now();
         for (int i = 0; i < calls; ++i) {
@@ -240,13 +256,23 @@ void run_ratio(benchmark::State& state, kfm::isa isa, unsigned d, unsigned D) {
             benchmark::ClobberMemory();
         }
         auto end = clock::now();
+        for (int i = 0; i < calls; ++i) {
+            for (std::uint32_t b = 0; b < meta.block_count; ++b)
+                fft(fft_in.data(), fft_in.data() + n, fft_out.data(), fft_out.data() + n, log2_n, twiddles, false);
+            benchmark::DoNotOptimize(fft_out.data());
+            benchmark::ClobberMemory();
+        }
+        auto after_fft = clock::now();
         total.push_back(std::chrono::duration<double, std::nano>(middle - start).count() / calls);
         features.push_back(std::chrono::duration<double, std::nano>(end - middle).count() / calls);
+        ffts.push_back(std::chrono::duration<double, std::nano>(after_fft - end).count() / calls);
     }
-    const double t_total = median(total), t_features = median(features);
+    const double t_total = median(total), t_features = median(features), t_fft = median(ffts);
     state.counters["total_ns"] = t_total;
     state.counters["features_ns"] = t_features;
+    state.counters["fft_ns"] = t_fft;
     state.counters["ratio"] = t_total / t_features;
+    state.counters["limit_ratio"] = t_total / (t_fft + t_features);
 }
 
 void run_optimiser(benchmark::State& state, unsigned d) {

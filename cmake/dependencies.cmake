@@ -66,3 +66,40 @@ function(kfm_cross_bench_dependencies)
   target_link_libraries(kfm_dep_bench INTERFACE kfm_dep_bench_headers ${KFM_CROSS_BENCHMARK_LIB}
                         ${KFM_CROSS_FFTW3F_LIB} Threads::Threads)
 endfunction()
+
+# kfm_bench's optional peers (bench/peers): each is looked for in the target architecture's Debian
+# multiarch directories (/usr/include/<multiarch>, /usr/lib/<multiarch>; scripts/ci/install-deps.sh
+# installs them), and a missing one is left out with a message naming its package. Sets
+# KFM_BENCH_PEERS_MISSING (names) and, for each peer found, an INTERFACE target:
+#   kfm_dep_sleef  SLEEF's vector sincosf (libsleef-dev, shared library only in Debian)
+#   kfm_dep_ne10   Ne10's NEON FFT (libne10-dev:arm64; AArch64 only: Debian's ARMv7 package cannot be
+#                  installed beside it)
+function(kfm_bench_peer_dependencies)
+  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-multiarch OUTPUT_VARIABLE multiarch
+                  OUTPUT_STRIP_TRAILING_WHITESPACE)
+  set(libdir /usr/lib/${multiarch})
+  set(missing "")
+  find_library(KFM_PEER_SLEEF_LIB sleef PATHS ${libdir} NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
+  if(KFM_PEER_SLEEF_LIB AND EXISTS ${KFM_HOST_INCLUDE}/${multiarch}/sleef.h)
+    kfm_header_dependency(kfm_dep_sleef_headers ${multiarch}/sleef.h ${multiarch}/sleef.h)
+    add_library(kfm_dep_sleef INTERFACE)
+    target_link_libraries(kfm_dep_sleef INTERFACE kfm_dep_sleef_headers ${KFM_PEER_SLEEF_LIB})
+  else()
+    list(APPEND missing "SLEEF (libsleef-dev)")
+  endif()
+  if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
+    find_library(KFM_PEER_NE10_LIB libNE10.a PATHS ${libdir} NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
+    if(KFM_PEER_NE10_LIB AND EXISTS ${KFM_HOST_INCLUDE}/ne10/NE10.h)
+      kfm_header_dependency(kfm_dep_ne10_headers ne10/NE10.h ne10)
+      add_library(kfm_dep_ne10 INTERFACE)
+      target_link_libraries(kfm_dep_ne10 INTERFACE kfm_dep_ne10_headers ${KFM_PEER_NE10_LIB})
+    else()
+      list(APPEND missing "Ne10 (libne10-dev:arm64)")
+    endif()
+  endif()
+  if(missing)
+    list(JOIN missing ", " names)
+    message(STATUS "kfm: kfm_bench built without the peers ${names}: scripts/ci/install-deps.sh installs them")
+  endif()
+  set(KFM_BENCH_PEERS_MISSING "${missing}" PARENT_SCOPE)
+endfunction()

@@ -15,6 +15,7 @@ packages=(
   make pkgconf                                # the package test's pkg-config + Makefile consumer
   libxsimd-dev libeigen3-dev libboost-math-dev liblbfgspp-dev   # header-only libraries
   doctest-dev libbenchmark-dev libfftw3-dev   # tests, benchmarks, the FFTW peer in the benchmarks
+  libsleef-dev                                # the SLEEF peer of the feature stage (optional in kfm_bench)
   g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user      # ARM cross builds run under qemu
   python3-dev pybind11-dev python3-pybind11   # the Python package (python/)
   python3-numpy python3-sklearn python3-pytest python3-matplotlib python3-dask python3-distributed  # its tests
@@ -23,8 +24,11 @@ packages=(
 # Bare-metal Cortex-M builds, run under qemu-system-arm (examples/cortex-m/run_cortex_m_test.sh)
 cortex_m_packages=(gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-dev qemu-system-arm)
 packages+=("${cortex_m_packages[@]}")
-# kfm_bench for ARM links the target's Google Benchmark and FFTW (Debian multiarch, foreign_archs below)
-arm_bench_packages=(libbenchmark-dev:arm64 libbenchmark-dev:armhf libfftw3-dev:arm64 libfftw3-dev:armhf)
+# kfm_bench for ARM links the target's Google Benchmark and FFTW (Debian multiarch, foreign_archs below);
+# SLEEF and Ne10 (AArch64) are the optional peers of kfm_bench and scripts/firmware/arm-peers.sh. Ne10 for
+# ARMv7 is left out: libne10-dev:armhf and :arm64 ship the same header paths and cannot both be installed.
+arm_bench_packages=(libbenchmark-dev:arm64 libbenchmark-dev:armhf libfftw3-dev:arm64 libfftw3-dev:armhf
+                    libsleef-dev:arm64 libne10-dev:arm64)
 foreign_archs=(arm64 armhf)
 for arg in "$@"; do
   case "$arg" in

@@ -1,31 +1,38 @@
 // Weighted sine and cosine for the fused feature stage, written once over the architecture A (every SIMD
 // ISA and the scalar table run this same code): w sin(a) and w cos(a) without branches or tables.
 //
-// Method: a = k pi + r with k = round(a / pi) (the 1.5 * 2^23 "magic" addition, whose low mantissa bits
-// then hold k), r = a - k pi by Cody-Waite (two or three parts, below); sin and cos of r on [-pi/2, pi/2]
-// are minimax polynomials (odd degree 9, even degree 10, fitted on [0, pi/2 + 0.02] with a Remez exchange
-// in 50-digit arithmetic, coefficients rounded to float), and (-1)^k is folded into the weight by a
-// sign-bit xor. Reducing modulo pi (not pi/2) needs no swapping of sine and cosine between quadrants.
-//  - ISAs with a fused multiply-add (AVX2+FMA, AVX-512, AArch64, scalar where the compiler targets FMA):
-//    pi = p1 + p2 with p1 = fl(pi); a - k p1 is exact in one FMA for every k, and a third part would
-//    change r by less than 5e-9 for every |a| <= 2^22, so the reduced argument is within about one float
-//    rounding of the exact one.
-//  - Without FMA (ARMv7 NEON, scalar x86-64 baseline): p1 and p2 carry 8 significant bits, so k p1 and
-//    k p2 are exact products for |k| < 2^15, i.e. |a| < 1e5.
-// Accuracy (tests/kernels/features_test.cpp, against double-precision sin/cos of the same float a):
-//  - |a| <= 1e5, every ISA: |error| <= 2.5e-7 (about two float ulps at 1), also at the hard points
-//    (near multiples of pi/2 and the rounding midpoints of a / pi). Measured maximum over 4e5 random
-//    arguments per decade: 1.5e-7 with FMA, 1.7e-7 without.
-//  - beyond 1e5 (measured, not tested): with FMA still 1.5e-7 up to 1e6 and 2.8e-7 up to 4e6; without
-//    FMA the error grows towards ulp(a)/2 (0.03 at 1e6). Neither matters next to the float spacing of a
-//    itself (ulp(1e5) = 0.0078). Arguments are clamped to |a| <= 2^22 (spacing 0.5, where cos a carries
-//    no information), so every finite argument gives a finite result bounded by |w| (1 + 2^-21)
-//    (tested up to the largest float), never NaN or infinity.
+// Method: a = k h + r with k = round(a / h) (the 1.5 * 2^23 "magic" addition, whose low mantissa bits
+// then hold k), r = a - k h by Cody-Waite (parts below), minimax polynomials for sin r and cos r, and the
+// quadrant folded into the weight's sign bit.
+//  - sine and cosine together (cos_sin): h = pi/2, |r| <= pi/4; sin r odd degree 7, cos r even degree 8;
+//    where k is odd the two swap (a bitwise swap, no branch). With FMA pi/2 = h1 + h2 + h3 (h1 = fl(pi/2));
+//    a - k h1 is exact in one FMA (the result is a multiple of 2^-24 below 1), so r keeps its relative
+//    accuracy even near the zeros of sine and cosine (r tiny). Without FMA four parts, the first three of
+//    8 significant bits (k times each exact for |k| < 2^16, i.e. |a| < 1e5).
+//  - cosine alone (cos_phase): h = pi, |r| <= pi/2, cos r even degree 10 (fitted with a Remez exchange in
+//    50-digit arithmetic), (-1)^k the only correction: nothing to swap, one polynomial. pi = p1 + p2 with
+//    FMA; 8- and 9-bit parts without (exact products for |k| < 2^15).
+// ISAs with a fused multiply-add: AVX2+FMA, AVX-512, AArch64, scalar where the compiler targets FMA;
+// without: ARMv7 NEON, the scalar x86-64 baseline.
+// Accuracy, against double-precision sin/cos of the same float a:
+//  - |a| <= 1e5, every ISA: |error| <= 2.5e-7 (tests/kernels/features_test.cpp, also at the hard points:
+//    near multiples of pi/2 and the rounding midpoints of a / h).
+//  - cos_sin in ulp of the result (kfm_trig_accuracy, bench/peers/trig_accuracy.cpp: every 97th float of
+//    each range plus the floats nearest k pi/2): with FMA at most 1.5 ulp for every |a| <= 1e5 (SLEEF's
+//    sincosf u35: 2.4 ulp); without FMA 2.4 ulp for |a| <= 128, and beyond an absolute 1.1e-7 (the
+//    reduction's rounding, relative near the zeros).
+//  - cos_phase: absolute, 1.5e-7 with FMA and 1.7e-7 without over 4e5 random arguments per decade up to
+//    1e5 (not relative near the zeros of cos a: the polynomial is evaluated at |r| near pi/2 there).
+// Beyond 1e5 the float spacing of a itself (ulp(1e5) = 0.0078) dominates any of this. Arguments are
+// clamped to |a| <= 2^22 (spacing 0.5, where cos a carries no information), so every finite argument
+// gives a finite result bounded by |w| (1 + 2^-21) (tested up to the largest float), never NaN or
+// infinity.
 #pragma once
 #include <math.h>
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "kernels/vec.hpp"
 
@@ -63,61 +70,117 @@ inline vf<A> trig_fma_times(const vf<A>& a, const vf<A>& x, float b) noexcept {
 namespace trig_constants {
 constexpr float clamp = 4194304.0f;    // 2^22
 constexpr float magic = 12582912.0f;   // 1.5 * 2^23: x + magic rounds x to an integer held in the low bits
-constexpr float inv_pi = 0x1.45f306p-2f;
-// pi = p1 + p2 (residual 3.4e-15, so k times it stays below 5e-9 for every |k| < 2^22) with FMA;
-// pi = q1 + q2 + q3 (residual 1e-14) with 8-bit q1, q2 without.
-constexpr float p1 = 0x1.921fb6p+1f, p2 = -0x1.777a5cp-24f;
-constexpr float q1 = 0x1.92p+1f, q2 = 0x1.fbp-11f, q3 = 0x1.5110b4p-21f;
-// sin r = r + r z (s1 + z (s2 + z (s3 + z s4))), z = r^2: max error 5.3e-9 on |r| <= pi/2 + 0.02
-constexpr float s1 = -0x1.555548p-3f, s2 = 0x1.110e36p-7f, s3 = -0x1.9f567cp-13f, s4 = 0x1.5c73ecp-19f;
-// cos r = 1 + z (c1 + z (c2 + z (c3 + z (c4 + z c5)))): max error 2.8e-10 on the same interval
-constexpr float c1 = -0.5f, c2 = 0x1.555546p-5f, c3 = -0x1.6c133ep-10f, c4 = 0x1.9f66ccp-16f,
-                c5 = -0x1.179aa8p-22f;
 }  // namespace trig_constants
 
-// a = k pi + r: r, and w with its sign flipped where k is odd.
+// The two reductions a = k h + r: the half turn h = pi (cosine alone) and the quarter turn h = pi / 2 (sine
+// and cosine together). h is split in parts: `fused` (the first one fl(h), used with FMA) and `plain`
+// (without FMA: every part but the last short enough that k times it is an exact float product).
+struct half_turn {
+    static constexpr float inverse = 0x1.45f306p-2f;
+    // pi = p1 + p2, residual 3.4e-15: k times it stays below 5e-9 for every |k| < 2^22
+    static constexpr int fused_parts = 2;
+    static constexpr float fused[3] = {0x1.921fb6p+1f, -0x1.777a5cp-24f, 0.0f};
+    // 8 and 9 significant bits: exact products for |k| < 2^15 (|a| < 1e5); residual 1e-14
+    static constexpr int plain_parts = 3;
+    static constexpr float plain[4] = {0x1.92p+1f, 0x1.fbp-11f, 0x1.5110b4p-21f, 0.0f};
+};
+struct quarter_turn {
+    static constexpr float inverse = 0x1.45f306p-1f;
+    // pi / 2 = h1 + h2 + h3, residual 1.1e-23: r keeps its relative accuracy near the zeros of sine and
+    // cosine (r tiny) for every |k| < 2^22
+    static constexpr int fused_parts = 3;
+    static constexpr float fused[3] = {0x1.921fb6p+0f, -0x1.777a5cp-25f, -0x1.ee59dap-50f};
+    // 8 significant bits each: exact products for |k| < 2^16 (|a| < 1e5); residual 5e-17
+    static constexpr int plain_parts = 4;
+    static constexpr float plain[4] = {0x1.92p+0f, 0x1.fap-12f, 0x1.54p-20f, 0x1.10b462p-30f};
+};
+
+// Polynomials (each fitted to the relative error with float coefficients, evaluated in z = r^2):
+namespace trig_constants {
+// half turn, |r| <= pi/2 + 0.02 (Remez exchange in 50-digit arithmetic):
+// sin r = r + r z (s1 + z (s2 + z (s3 + z s4))), max error 5.3e-9
+constexpr float s1 = -0x1.555548p-3f, s2 = 0x1.110e36p-7f, s3 = -0x1.9f567cp-13f, s4 = 0x1.5c73ecp-19f;
+// cos r = 1 + z (c1 + z (c2 + z (c3 + z (c4 + z c5)))), max error 2.8e-10
+constexpr float c1 = -0.5f, c2 = 0x1.555546p-5f, c3 = -0x1.6c133ep-10f, c4 = 0x1.9f66ccp-16f,
+                c5 = -0x1.179aa8p-22f;
+// quarter turn, |r| <= pi/4 + 0.01 (minimax by linear programming on 3000 points, each coefficient
+// rounded to float before the next is refitted): evaluated in float with FMA, both within 0.95 ulp
+// sin r = r + r z (t1 + z (t2 + z t3))
+constexpr float t1 = -0x1.555556p-3f, t2 = 0x1.110e58p-7f, t3 = -0x1.9b5d4p-13f;
+// cos r = 1 + z (-1/2 + z (d2 + z (d3 + z d4)))
+constexpr float d2 = 0x1.555556p-5f, d3 = -0x1.6c1158p-10f, d4 = 0x1.9bp-16f;
+}  // namespace trig_constants
+
+// a = k h + r for the turn H: r, and y = a / h + magic, whose low mantissa bits hold k.
 template <class A>
 struct trig_reduced {
     vf<A> r;
-    vf<A> w;
+    vf<A> y;
+};
+
+template <class H, class A>
+inline trig_reduced<A> trig_reduce(const vf<A>& a_in) noexcept {
+    namespace c = trig_constants;
+    vf<A> a;
+    if constexpr (lanes<A> == 1) a = a_in > c::clamp ? c::clamp : a_in < -c::clamp ? -c::clamp : a_in;
+    else a = xsimd::min(xsimd::max(a_in, splat<A>(-c::clamp)), splat<A>(c::clamp));
+    const vf<A> y = trig_fma_add<A>(a, splat<A>(H::inverse), c::magic);
+    const vf<A> k = y - splat<A>(c::magic);
+    vf<A> r;
+    if constexpr (trig_fused) {
+        r = trig_fma_times<A>(a, k, -H::fused[0]);
+        r = trig_fma_times<A>(r, k, -H::fused[1]);
+        if constexpr (H::fused_parts == 3) r = trig_fma_times<A>(r, k, -H::fused[2]);
+    } else {
+        r = a - k * splat<A>(H::plain[0]);
+        r = r - k * splat<A>(H::plain[1]);
+        r = r - k * splat<A>(H::plain[2]);
+        if constexpr (H::plain_parts == 4) r = r - k * splat<A>(H::plain[3]);
+    }
+    return {r, y};
+}
+
+// Bit operations on the lanes of a float vector (one vocabulary for the scalar and SIMD forms).
+template <class A, class = void>
+struct trig_bits {
+    using type = xsimd::batch<std::int32_t, A>;
+    static type of(const vf<A>& v) noexcept { return xsimd::bitwise_cast<type>(v); }
+    static vf<A> to_float(const type& b) noexcept { return xsimd::bitwise_cast<vf<A>>(b); }
+    static type constant(std::int32_t v) noexcept { return type(v); }
+};
+#if XSIMD_WITH_NEON
+// On NEON xsimd 8.1's integer casts and operations go through out-of-line dispatch functions (one call per
+// operation, measured: twice the instructions of the whole cos_sin stage under qemu-aarch64); the
+// compiler's own vector operators on int32x4_t are single instructions.
+template <class A>
+struct trig_bits<A, std::enable_if_t<std::is_base_of<xsimd::neon, A>::value>> {
+    using type = int32x4_t;
+    static type of(const vf<A>& v) noexcept { return vreinterpretq_s32_f32(v); }
+    static vf<A> to_float(const type& b) noexcept { return vf<A>(vreinterpretq_f32_s32(b)); }
+    static type constant(std::int32_t v) noexcept { return vdupq_n_s32(v); }
+};
+#endif
+template <>
+struct trig_bits<scalar_arch> {
+    using type = std::uint32_t;
+    static type of(float v) noexcept {
+        type b;
+        std::memcpy(&b, &v, sizeof b);
+        return b;
+    }
+    static float to_float(type b) noexcept {
+        float v;
+        std::memcpy(&v, &b, sizeof v);
+        return v;
+    }
+    static type constant(std::int32_t v) noexcept { return type(v); }
 };
 
 // w with its sign flipped in the lanes where the integer held in y's low mantissa bits is odd.
 template <class A>
 inline vf<A> flip_sign_if_odd(const vf<A>& w, const vf<A>& y) noexcept {
-    if constexpr (lanes<A> == 1) {
-        std::uint32_t yb, wb;
-        std::memcpy(&yb, &y, sizeof yb);
-        std::memcpy(&wb, &w, sizeof wb);
-        wb ^= yb << 31;
-        float out;
-        std::memcpy(&out, &wb, sizeof out);
-        return out;
-    } else {
-        using I = xsimd::batch<std::int32_t, A>;
-        const I odd = xsimd::bitwise_cast<I>(y) << 31;
-        return w ^ xsimd::bitwise_cast<vf<A>>(odd);
-    }
-}
-
-template <class A>
-inline trig_reduced<A> trig_reduce(const vf<A>& a_in, const vf<A>& w) noexcept {
-    namespace c = trig_constants;
-    vf<A> a;
-    if constexpr (lanes<A> == 1) a = a_in > c::clamp ? c::clamp : a_in < -c::clamp ? -c::clamp : a_in;
-    else a = xsimd::min(xsimd::max(a_in, splat<A>(-c::clamp)), splat<A>(c::clamp));
-    const vf<A> y = trig_fma_add<A>(a, splat<A>(c::inv_pi), c::magic);
-    const vf<A> k = y - splat<A>(c::magic);
-    vf<A> r;
-    if constexpr (trig_fused) {
-        r = trig_fma_times<A>(a, k, -c::p1);
-        r = trig_fma_times<A>(r, k, -c::p2);
-    } else {
-        r = a - k * splat<A>(c::q1);
-        r = r - k * splat<A>(c::q2);
-        r = r - k * splat<A>(c::q3);
-    }
-    return {r, flip_sign_if_odd<A>(w, y)};
+    using B = trig_bits<A>;
+    return B::to_float(B::of(w) ^ (B::of(y) << 31));
 }
 
 template <class A>
@@ -139,20 +202,46 @@ inline vf<A> cos_poly(const vf<A>& z) noexcept {
     return trig_fma_add<A>(p, z, 1.0f);
 }
 
-// s = w sin(a), c = w cos(a).
 template <class A>
-inline void sin_cos_weighted(const vf<A>& a, const vf<A>& w, vf<A>& s, vf<A>& c) noexcept {
-    const trig_reduced<A> t = trig_reduce<A>(a, w);
-    const vf<A> z = t.r * t.r;
-    s = t.w * sin_poly<A>(t.r, z);
-    c = t.w * cos_poly<A>(z);
+inline vf<A> sin_poly_quarter(const vf<A>& r, const vf<A>& z) noexcept {
+    namespace c = trig_constants;
+    vf<A> p = trig_fma_add<A>(z, splat<A>(c::t3), c::t2);
+    p = trig_fma_add<A>(p, z, c::t1);
+    return trig_fma<A>(r * z, p, r);
 }
 
-// w cos(a).
+template <class A>
+inline vf<A> cos_poly_quarter(const vf<A>& z) noexcept {
+    namespace c = trig_constants;
+    vf<A> p = trig_fma_add<A>(z, splat<A>(c::d4), c::d3);
+    p = trig_fma_add<A>(p, z, c::d2);
+    p = trig_fma_add<A>(p, z, -0.5f);
+    return trig_fma_add<A>(p, z, 1.0f);
+}
+
+// s = w sin(a), c = w cos(a). With a = k pi/2 + r: for k mod 4 = 0, 1, 2, 3, sin a = sin r, cos r,
+// -sin r, -cos r and cos a = cos r, -sin r, -cos r, sin r. So the two polynomials swap where k is odd
+// (a bitwise swap under an all-ones mask), sin a is negated where bit 1 of k is set and cos a where bit 1
+// of k + 1 is (both folded into the weight's sign bit).
+template <class A>
+inline void sin_cos_weighted(const vf<A>& a, const vf<A>& w, vf<A>& s, vf<A>& c) noexcept {
+    using B = trig_bits<A>;
+    const trig_reduced<A> t = trig_reduce<quarter_turn, A>(a);
+    const vf<A> z = t.r * t.r;
+    const typename B::type sp = B::of(sin_poly_quarter<A>(t.r, z)), cp = B::of(cos_poly_quarter<A>(z));
+    const typename B::type k = B::of(t.y), sign = B::constant(INT32_MIN);
+    const typename B::type swap = (sp ^ cp) & (B::constant(0) - (k & B::constant(1)));
+    const typename B::type wb = B::of(w);
+    s = B::to_float(wb ^ ((k << 30) & sign)) * B::to_float(sp ^ swap);
+    c = B::to_float(wb ^ (((k + B::constant(1)) << 30) & sign)) * B::to_float(cp ^ swap);
+}
+
+// w cos(a): the half-turn reduction, where (-1)^k is the only quadrant correction (no swap), so the cosine
+// polynomial alone serves; its error is absolute, within 2.5e-7 (not relative near the zeros of cos a).
 template <class A>
 inline vf<A> cos_weighted(const vf<A>& a, const vf<A>& w) noexcept {
-    const trig_reduced<A> t = trig_reduce<A>(a, w);
-    return t.w * cos_poly<A>(t.r * t.r);
+    const trig_reduced<A> t = trig_reduce<half_turn, A>(a);
+    return flip_sign_if_odd<A>(w, t.y) * cos_poly<A>(t.r * t.r);
 }
 
 }  // namespace
