@@ -102,6 +102,10 @@ public:
     batch() noexcept = default;
     batch(int32x4_t v) noexcept : data(v) {}
     batch(std::int32_t v) noexcept : data(vdupq_n_s32(v)) {}
+    friend batch operator+(const batch& a, const batch& b) noexcept { return vaddq_s32(a.data, b.data); }
+    friend batch operator-(const batch& a, const batch& b) noexcept { return vsubq_s32(a.data, b.data); }
+    friend batch operator&(const batch& a, const batch& b) noexcept { return vandq_s32(a.data, b.data); }
+    friend batch operator^(const batch& a, const batch& b) noexcept { return veorq_s32(a.data, b.data); }
     friend batch operator<<(const batch& a, int n) noexcept { return vshlq_r_s32(a.data, n); }
 };
 

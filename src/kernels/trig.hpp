@@ -180,7 +180,8 @@ struct trig_bits<scalar_arch> {
 template <class A>
 inline vf<A> flip_sign_if_odd(const vf<A>& w, const vf<A>& y) noexcept {
     using B = trig_bits<A>;
-    return B::to_float(B::of(w) ^ (B::of(y) << 31));
+    if constexpr (lanes<A> == 1) return B::to_float(B::of(w) ^ (B::of(y) << 31));
+    else return w ^ B::to_float(B::of(y) << 31);
 }
 
 template <class A>
@@ -223,8 +224,27 @@ inline vf<A> cos_poly_quarter(const vf<A>& z) noexcept {
 // -sin r, -cos r and cos a = cos r, -sin r, -cos r, sin r. So the two polynomials swap where k is odd
 // (a bitwise swap under an all-ones mask), sin a is negated where bit 1 of k is set and cos a where bit 1
 // of k + 1 is (both folded into the weight's sign bit).
+//
+// Microcontrollers (M-profile: Cortex-M4F, M7, M55) keep the half-turn reduction instead: sine and cosine
+// within 2.5e-7 absolute, what a feature needs, but not relative near the zeros of cosine; the quarter
+// turn's bit operations cost them 12 to 22 % of an SSF transform's instructions (docs/benchmarks.md,
+// "Feature stage against a plain xsimd loop").
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+constexpr bool trig_sin_cos_quarter_turn = false;
+#else
+constexpr bool trig_sin_cos_quarter_turn = true;
+#endif
+
 template <class A>
 inline void sin_cos_weighted(const vf<A>& a, const vf<A>& w, vf<A>& s, vf<A>& c) noexcept {
+    if constexpr (!trig_sin_cos_quarter_turn) {
+        const trig_reduced<A> t = trig_reduce<half_turn, A>(a);
+        const vf<A> z = t.r * t.r;
+        const vf<A> signed_w = flip_sign_if_odd<A>(w, t.y);
+        s = signed_w * sin_poly<A>(t.r, z);
+        c = signed_w * cos_poly<A>(z);
+        return;
+    }
     using B = trig_bits<A>;
     const trig_reduced<A> t = trig_reduce<quarter_turn, A>(a);
     const vf<A> z = t.r * t.r;
