@@ -256,7 +256,8 @@ struct model_task {
 static_assert(sizeof(model_task) == 32, "model_task is 32 bytes");
 
 // hadamard projection: the sign bits of block b, stage i (i = 0 is applied first) start at bit
-// (3 b + i) * hadamard_sign_stride(block_size), so every stage starts on a byte boundary.
+// (repeats b + i) * hadamard_sign_stride(block_size) (repeats = 3 stages, or 1 for maclaurin-opt's H D
+// blocks), so every stage starts on a byte boundary.
 constexpr std::uint32_t hadamard_sign_stride(std::uint32_t block_size) { return (block_size + 7u) & ~7u; }
 
 }  // namespace kfm::format

@@ -4,15 +4,16 @@
 //   k(x, y) = exp(-|x'|^2/2) exp(-|y'|^2/2) exp(x'.y'),   exp(z) = sum_k z^k / k!,
 // and phi(x) = exp(-|x'|^2/2) [H D x' (d2 values, degree 1: exact, H D orthogonal), degree-k sketches for
 // k = 2..K, 1 (degree 0)]. A degree-k feature is sqrt(1 / (k! D_k)) prod_{l < k} sqrt(d2) (B_l x')_{a_l}, B_l
-// = H D1 H D2 H D3 the l-th block of the hadamard projection (independent signs) and a_l a row drawn
-// TensorSRHT-style (a fresh random permutation of the d2 rows per pass of d2 features): the last sign
-// flip alone makes E[d2 (B x)_a (B y)_a] = x.y for every row a, and the blocks are independent, so each
-// feature's product is unbiased for (x'.y')^k. The degrees kept and D_k come from the data
-// (degree_allocation.hpp); degrees above K are dropped, the method's bias.
+// = H D the l-th block of the hadamard projection (one stage, independent signs) and a_l a row drawn
+// TensorSRHT-style (a fresh random permutation of the d2 rows per pass of d2 features): the sign flip
+// makes E[d2 (B x)_a (B y)_a] = x.y for every row a, and the blocks are independent, so each feature's
+// product is unbiased for (x'.y')^k. The degrees kept and D_k come from the data (degree_allocation.hpp);
+// degrees above K are dropped, the method's bias.
 //
 // Runtime: the hadamard projection (K blocks; block 0 also gives the linear terms), an identity segment,
 // one product segment per degree whose groups index the blocks' rows (segment_flag_indexed_rows, INDX),
-// the constant in CNST, and meta_flag_gaussian_prefactor for exp(-|x'|^2/2).
+// the constant in CNST, and meta_flag_gaussian_prefactor for exp(-|x'|^2/2). One Walsh-Hadamard transform
+// per block (repeats = 1).
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -29,7 +30,7 @@ namespace kfm::offline {
 namespace {
 
 enum stream : std::uint64_t { stream_signs = 1, stream_rows = 2 };
-constexpr std::uint32_t hadamard_stages = 3;  // the hadamard projection's H D1 H D2 H D3
+constexpr std::uint32_t hadamard_stages = 1;  // the hadamard projection with repeats = 1: H D blocks
 // The allocation reads at most this many rows of --data (evenly spaced, so it does not depend on the seed).
 constexpr std::size_t allocation_rows = 400;
 // Degrees above this are not considered: 1/k! is below 1e-5 from k = 9.
@@ -133,7 +134,7 @@ map_contents build_maclaurin_opt(const build_options& o) {
         throw std::invalid_argument("maclaurin-opt: the inputs' range leaves no degree 2 within the finite-output bound");
     const std::uint32_t blocks = std::max<std::uint32_t>(1, allocation.largest_degree());
 
-    // The blocks' signs (every stage random) and the sketched features' rows.
+    // The blocks' signs and the sketched features' rows.
     rng signs_rng(derive(o.seed, stream_signs));
     const std::uint32_t stride = format::hadamard_sign_stride(d2);
     std::vector<bool> signs(std::size_t(blocks) * hadamard_stages * stride, false);
