@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "kernels/kernel_table.hpp"
+#include "kernels/nonlinearity_selection.hpp"
 #include "runtime/accumulator.hpp"
 #include "runtime/map_state.hpp"
 #include "runtime/pipeline.hpp"
@@ -272,7 +273,9 @@ void run_rows(const map_state& map, const workspace_layout& w, const float* x, s
         ops->apply(map, x_work, w.t, w.scratch);
     }
     for (std::size_t r = 0; r < rows; ++r) features(map, w.t + r * m.projection_dim, out + r * out_stride);
-    if ((m.flags & fmt::meta_flag_gaussian_prefactor) != 0)
+    // Built with the identity nonlinearity (maclaurin-opt's linear terms), so a trimmed firmware without
+    // it links no exp; open refuses the flag there (verify_map).
+    if (detail::nonlinearity_built(fmt::nonlinearity::identity) && (m.flags & fmt::meta_flag_gaussian_prefactor) != 0)
         for (std::size_t r = 0; r < rows; ++r) apply_gaussian_prefactor(map, x_work + r * m.work_dim, out + r * out_stride);
 }
 

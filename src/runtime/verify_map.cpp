@@ -65,6 +65,9 @@ status check_meta(const map_state& v) {
         return status::unknown_kernel;
     if (projection_ops_for(m.projection) == nullptr) return status::unknown_projection;
     if ((m.flags & ~fmt::meta_flags_known) != 0) return status::bad_meta;
+    // The gaussian prefactor is built with the identity nonlinearity (transform.cpp).
+    if ((m.flags & fmt::meta_flag_gaussian_prefactor) != 0 && !nonlinearity_built(fmt::nonlinearity::identity))
+        return status::unknown_nonlinearity;
     if (!bytes_zero(m.reserved_u32, sizeof(m.reserved_u32)) || !bytes_zero(m.reserved_f64, sizeof(m.reserved_f64)))
         return status::bad_meta;
     if (!dim_ok(m.input_dim) || !dim_ok(m.work_dim) || !dim_ok(m.projection_dim) || !dim_ok(m.output_dim))
