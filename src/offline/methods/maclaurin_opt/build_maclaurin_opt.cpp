@@ -24,6 +24,7 @@
 #include "kfm/build_registry.hpp"
 #include "offline/methods/builders.hpp"
 #include "offline/methods/maclaurin_opt/degree_allocation.hpp"
+#include "offline/sampling/portable_math.hpp"
 #include "offline/sampling/random.hpp"
 
 namespace kfm::offline {
@@ -88,10 +89,17 @@ unsigned largest_degree_in_contract(const build_options& o, const std::vector<fl
     double largest_shift = 0.0;
     for (float s : shift) largest_shift = std::max(largest_shift, double(std::fabs(s)));
     const double d2 = double(std::uint64_t(1) << detail::ceil_log2(o.input_dim));
-    const double x_two = std::log2(double(format::max_input_abs) + largest_shift) + std::log2(std::fabs(double(scale))) +
-                         0.5 * std::log2(double(o.input_dim));
-    const double factor = std::max(1.0, x_two + 1.5 * std::log2(d2));
+    const auto log2 = [](double v) { return portable::log(v) / 0.6931471805599453; };  // the same on every architecture
+    const double x_two = log2(double(format::max_input_abs) + largest_shift) + log2(std::fabs(double(scale))) +
+                         0.5 * log2(double(o.input_dim));
+    const double factor = std::max(1.0, x_two + 1.5 * log2(d2));
     return unsigned(std::floor(124.0 / factor));
+}
+
+double factorial(unsigned k) {
+    double f = 1.0;
+    for (unsigned i = 2; i <= k; ++i) f *= i;
+    return f;
 }
 
 // Row indices (into the projection) of every sketched feature, degree by degree: feature j of degree k
@@ -151,7 +159,7 @@ map_contents build_maclaurin_opt(const build_options& o) {
         const unsigned degree = unsigned(i) + 2;
         const std::uint32_t count = allocation.features[i];
         format::feature_segment s = make_segment(format::nonlinearity::product, 0, blocks * d2, out, float(std::sqrt(double(d2))),
-                                                 float(1.0 / std::sqrt(std::tgamma(degree + 1.0) * count)));
+                                                 float(1.0 / std::sqrt(factorial(degree) * count)));
         s.arg_count = count;
         s.flags = format::segment_flag_indexed_rows;
         s.group_index = std::uint32_t(groups.size());

@@ -1,11 +1,27 @@
-// The data-driven degree allocation of maclaurin-opt (see the header for the estimate).
+// The data-driven degree allocation of maclaurin-opt (see the header for the estimate). Only IEEE
+// operations and the portable exp (no libm pow or tgamma), so the allocation, and the map's bytes, are the
+// same on every architecture.
 #include "offline/methods/maclaurin_opt/degree_allocation.hpp"
 
 #include <algorithm>
 #include <cmath>
 
+#include "offline/sampling/portable_math.hpp"
+
 namespace kfm::offline {
 namespace {
+
+double power(double base, unsigned exponent) {
+    double out = 1.0;
+    for (unsigned i = 0; i < exponent; ++i) out *= base;
+    return out;
+}
+
+double inverse_factorial(unsigned k) {
+    double f = 1.0;
+    for (unsigned i = 2; i <= k; ++i) f *= i;
+    return 1.0 / f;
+}
 
 // What the estimate needs of one pair of rows (x, y): its weight in the Gram sum (2 off the diagonal),
 // z = x.y, the squared prefactor exp(-|x|^2 - |y|^2) and m2, a random-sign row's E[(w.x)^2 (w.y)^2].
@@ -28,18 +44,16 @@ std::vector<pair_terms> pairs_of(const std::vector<double>& rows, std::size_t d)
                 z += a * b;
                 q += a * a * b * b;
             }
-            out.push_back({i == j ? 1.0 : 2.0, z, std::exp(-norms[i] - norms[j]), norms[i] * norms[j] + 2.0 * z * z - 2.0 * q});
+            out.push_back({i == j ? 1.0 : 2.0, z, portable::exp(-norms[i] - norms[j]), norms[i] * norms[j] + 2.0 * z * z - 2.0 * q});
         }
     return out;
 }
 
 // Per pair: the squared prefactor times (1/k!)^2 (m2^k - z^2k), summed: the variance of one degree-k feature.
 double variance_term(const std::vector<pair_terms>& pairs, unsigned k) {
-    const double inverse_factorial = 1.0 / std::tgamma(k + 1.0);
+    const double c = inverse_factorial(k);
     double sum = 0.0;
-    for (const pair_terms& p : pairs)
-        sum += p.weight * p.prefactor2 * inverse_factorial * inverse_factorial *
-               std::max(0.0, std::pow(p.m2, k) - std::pow(p.z, 2.0 * k));
+    for (const pair_terms& p : pairs) sum += p.weight * p.prefactor2 * c * c * std::max(0.0, power(p.m2, k) - power(p.z, 2 * k));
     return sum;
 }
 
@@ -52,7 +66,7 @@ double truncation_term(const std::vector<pair_terms>& pairs, unsigned largest) {
             partial += term;
             term *= p.z / (k + 1);
         }
-        const double dropped = std::exp(p.z) - partial;
+        const double dropped = portable::exp(p.z) - partial;
         sum += p.weight * p.prefactor2 * dropped * dropped;
     }
     return sum;
@@ -60,7 +74,7 @@ double truncation_term(const std::vector<pair_terms>& pairs, unsigned largest) {
 
 double gram_squared(const std::vector<pair_terms>& pairs) {
     double sum = 0.0;
-    for (const pair_terms& p : pairs) sum += p.weight * p.prefactor2 * std::exp(2.0 * p.z);
+    for (const pair_terms& p : pairs) sum += p.weight * p.prefactor2 * portable::exp(2.0 * p.z);
     return sum;
 }
 
