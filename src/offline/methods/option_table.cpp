@@ -180,8 +180,9 @@ const std::vector<option_row>& rows() {
              b.landmark_init = as_choice<landmark_init_kind>(v, o::landmark_init, s);
          }},
         {o::data, "data", t::path, "X.npy", {}, "", g::method, 0,
-         "the rows --sigma median | scale computes S from, and nystroem's landmarks\n"
-         "are chosen from (float32/float64/integer, d = --input-dim columns, finite)",
+         "the rows --sigma median | scale computes S from, nystroem's landmarks are\n"
+         "chosen from, and maclaurin-opt is fitted to (float32/float64/integer,\n"
+         "d = --input-dim columns, finite)",
          nothing},
         {o::progress, "progress", t::flag, "", {}, "", g::method, 0, "show optimiser progress on stderr",
          [](build_options& b, const option_value&, spelling) { b.show_progress = true; }},
