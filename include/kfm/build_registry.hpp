@@ -101,6 +101,8 @@ struct method_row {
     // its label there ("Gauss-Hermite nodes per coordinate"); nullptr when none.
     const char* recorded_option_label;
     option recorded_option;
+    // The map is fitted to --data (rows x input_dim) and still has --features outputs (maclaurin-opt).
+    bool fitted_to_data = false;
 };
 
 // Every method this build of the library builds, in format::method order.

@@ -86,7 +86,7 @@ inline constexpr std::uint32_t weights = make_tag('W', 'G', 'H', 'T');      // f
 inline constexpr std::uint32_t phases = make_tag('P', 'H', 'A', 'S');       // f32 per-argument phase
 inline constexpr std::uint32_t constants = make_tag('C', 'N', 'S', 'T');    // f32 constant features appended at the end
 inline constexpr std::uint32_t signs = make_tag('S', 'I', 'G', 'N');        // bits: 1 means -1
-inline constexpr std::uint32_t indices = make_tag('I', 'N', 'D', 'X');      // u32 (sketch hashes, ...)
+inline constexpr std::uint32_t indices = make_tag('I', 'N', 'D', 'X');      // u32: sketch hashes; rows of indexed products
 inline constexpr std::uint32_t frequencies = make_tag('F', 'R', 'E', 'Q');  // bits: SSF index set, bit k = frequency k is in it
 inline constexpr std::uint32_t twiddles = make_tag('T', 'W', 'I', 'D');     // f32 FFT twiddle table (docs/format.md)
 inline constexpr std::uint32_t butterfly = make_tag('B', 'F', 'L', 'Y');    // f32 (cos, sin) pairs per butterfly block
@@ -124,10 +124,11 @@ enum class method : std::uint32_t {
     fastfood = 13,     // Fastfood (Le, Sarlos, Smola 2013): S H G Pi H B blocks
     gq = 15,           // quffka's GQ: subsampled tensor Gauss-Hermite grid (dense)
     nystroem = 14,     // Nystroem: K_mm^{-1/2} k(x, landmarks), landmarks from a data set
+    maclaurin_opt = 16,  // data-optimised Maclaurin features of the gaussian (centred, exact degrees 0 and 1)
 };
 // The largest method value: the verifier accepts 1..method_last. Raise it with every new method (the
 // offline registry's test checks that its rows are exactly 1..method_last).
-inline constexpr std::uint32_t method_last = 15;
+inline constexpr std::uint32_t method_last = 16;
 
 enum class kernel : std::uint32_t {
     gaussian = 1,           // exp(-|x-y|^2 / (2 sigma^2))
@@ -168,7 +169,10 @@ enum class output_convention : std::uint32_t {
 };
 
 inline constexpr std::uint32_t meta_flag_normalize_input = 1u << 0;  // scale x to unit norm first
-inline constexpr std::uint32_t meta_flags_known = meta_flag_normalize_input;
+// Every output (features and constants) times exp(-|x'|^2 / 2), x' the input after PREP (maclaurin-opt:
+// the gaussian's factor exp(-|x - mean|^2 / (2 sigma^2)) with PREP's shift the mean and scale 1/sigma).
+inline constexpr std::uint32_t meta_flag_gaussian_prefactor = 1u << 1;
+inline constexpr std::uint32_t meta_flags_known = meta_flag_normalize_input | meta_flag_gaussian_prefactor;
 
 // map_meta::method_flags: informational option bits the builders record, each meaningful for its method only.
 inline constexpr std::uint32_t method_flag_ssf_shifted_radii = 1u << 0;          // ssf: shifted radial rule (else midpoint)
@@ -209,6 +213,9 @@ struct map_meta {
 static_assert(sizeof(map_meta) == 192, "map_meta is 192 bytes");
 
 inline constexpr std::uint32_t segment_flag_reflect = 1u << 0;  // also write f(-s t) into out1 (arccos reflections)
+// Product segments only: group entry k multiplies projection proj_begin + indices[k] (the INDX section,
+// from its start) instead of proj_begin + k, so a feature may multiply rows of different blocks.
+inline constexpr std::uint32_t segment_flag_indexed_rows = 1u << 1;
 inline constexpr std::uint32_t no_index = 0xffffffffu;
 
 // One feature segment: a contiguous range of projections mapped to a contiguous range of outputs.
@@ -257,7 +264,8 @@ struct model_task {
 static_assert(sizeof(model_task) == 32, "model_task is 32 bytes");
 
 // hadamard projection: the sign bits of block b, stage i (i = 0 is applied first) start at bit
-// (3 b + i) * hadamard_sign_stride(block_size), so every stage starts on a byte boundary.
+// (repeats b + i) * hadamard_sign_stride(block_size) (repeats = 3 stages, or 1 for maclaurin-opt's H D
+// blocks), so every stage starts on a byte boundary.
 constexpr std::uint32_t hadamard_sign_stride(std::uint32_t block_size) { return (block_size + 7u) & ~7u; }
 
 }  // namespace kfm::format

@@ -72,8 +72,14 @@ def scale_sigma(X: npt.ArrayLike) -> float:
 
 
 #: The methods of this build, from the library's method registry: name -> {"summary", "kernels",
-#: "options", "landmarks_from_data"}.
+#: "options", "landmarks_from_data", "fitted_to_data"}.
 METHODS: Dict[str, Dict[str, Any]] = {row["name"]: row for row in _kfm.method_table()}
+
+
+def _reads_data(method: str) -> bool:
+    """Whether `method` builds from the data rows: its landmarks (nystroem) or its fit (maclaurin-opt)."""
+    row = METHODS.get(method, {})
+    return bool(row.get("landmarks_from_data", False) or row.get("fitted_to_data", False))
 
 #: The build options, from the library's option table: Python name -> {"command_line", "type", "choices",
 #: "default", "group", "kernels", "help"} (`kfm help build` prints the same table).
@@ -127,7 +133,8 @@ class FeatureMap:
         and `requested_isa` are.
     data : array-like of shape (n_samples, input_dim), optional
         `kfm build --data`: the rows method="nystroem" chooses its landmarks from
-        (landmark_init="uniform" or "kmeans++"), and the rows sigma="median" or "scale" is computed
+        (landmark_init="uniform" or "kmeans++"), the rows method="maclaurin-opt" centres on and fits
+        its degrees to (the map depends on them), and the rows sigma="median" or "scale" is computed
         from; any other use is refused, as by kfm build.
     **options
         The other `kfm build` options with "_" for "-" (`kfm.BUILD_OPTIONS`, the library's option
@@ -152,7 +159,7 @@ class FeatureMap:
                     raise ValueError(f"data must be finite with input_dim = {input_dim} columns, got shape "
                                      f"{data.shape}{'' if finite else ' with non-finite values'}")
                 options["sigma"] = (median_sigma if options["sigma"] == "median" else scale_sigma)(data)
-                if not METHODS.get(method, {}).get("landmarks_from_data", False):
+                if not _reads_data(method):
                     data = None  # used up, as kfm build uses --data for the bandwidth alone
         # A method that chooses its landmarks from data (nystroem) has them as its features (kfm build
         # --landmarks m).

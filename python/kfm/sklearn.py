@@ -224,8 +224,9 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
                 value = getattr(self, name)
                 if value is not None:
                     options[name] = value
-            landmarks = METHODS.get(self.method, {}).get("landmarks_from_data", False)
-            data = X if landmarks else None  # nystroem's landmarks are rows of X
+            row = METHODS.get(self.method, {})
+            # nystroem's landmarks are rows of X; maclaurin-opt centres on X and fits its degrees to it
+            data = X if row.get("landmarks_from_data", False) or row.get("fitted_to_data", False) else None
             self.feature_map_ = FeatureMap(self.method, kernel, X.shape[1], int(self.n_components),
                                            seed=self._seed(), data=data, **options)
         except ValueError as e:

@@ -46,11 +46,12 @@ offline::build_options build_options_from(const arguments& args, std::string* si
     format::method method{};
     const offline::method_row* row =
         offline::method_from_name(args.value_or("--method", ""), &method) ? offline::find_method(method) : nullptr;
-    const bool landmarks_from_data = row != nullptr && row->landmarks_from_data;
-    if (args.has("--data") && !sigma_from_rows && !landmarks_from_data) {
+    const bool reads_data = row != nullptr && (row->landmarks_from_data || row->fitted_to_data);
+    if (args.has("--data") && !sigma_from_rows && !reads_data) {
         std::string methods;
         for (const offline::method_row& m : offline::method_table())
-            if (m.landmarks_from_data) methods += std::string(methods.empty() ? "" : " or ") + offline::method_name(m.id);
+            if (m.landmarks_from_data || m.fitted_to_data)
+                methods += std::string(methods.empty() ? "" : " or ") + offline::method_name(m.id);
         usage_error("--data is only used by --sigma median or --sigma scale, and by --method " + methods);
     }
     if (sigma_from_rows && !args.has("--data"))
@@ -63,7 +64,7 @@ offline::build_options build_options_from(const arguments& args, std::string* si
     offline::build_options options;
     try {
         options = offline::build_options_from(given, offline::spelling::command_line,
-                                              landmarks_from_data && args.has("--data") ? rows.data.data() : nullptr,
+                                              reads_data && args.has("--data") ? rows.data.data() : nullptr,
                                               rows.rows, rows.cols);
     } catch (const offline::option_error& e) {
         usage_error(e.what());

@@ -74,7 +74,7 @@ inline constexpr section_row rows[] = {
     {section::phases,              fmt::tag::phases,              dtype::f32,    0,                            finite, all,                                   shared, 0},
     {section::constants,           fmt::tag::constants,           dtype::f32,    0,                            finite, all,                                   shared, 0},
     {section::signs,               fmt::tag::signs,               dtype::bits,   0,                            any,    ssf | hadamard | sketch | fastfood,    shared, 0},
-    {section::indices,             fmt::tag::indices,             dtype::u32,    0,                            any,    sketch,                                shared, 0},
+    {section::indices,             fmt::tag::indices,             dtype::u32,    0,                            any,    sketch | hadamard,                     shared, 0},
     {section::frequencies,         fmt::tag::frequencies,         dtype::bits,   0,                            any,    ssf,                                   shared, 0},
     {section::twiddles,            fmt::tag::twiddles,            dtype::f32,    0,                            finite, ssf | sketch,                          shared, 0},
     {section::butterfly,           fmt::tag::butterfly,           dtype::f32,    0,                            finite, butterflies,                           own,    0},

@@ -266,6 +266,7 @@ py::list method_table() {
         row["kernels"] = kernel_names(m.kernels);
         row["options"] = options;
         row["landmarks_from_data"] = m.landmarks_from_data;
+        row["fitted_to_data"] = m.fitted_to_data;
         out.append(row);
     }
     return out;

@@ -33,6 +33,7 @@ constexpr name_entry<format::method> method_names[] = {
     {format::method::fastfood, "fastfood"},
     {format::method::gq, "gq"},
     {format::method::nystroem, "nystroem"},
+    {format::method::maclaurin_opt, "maclaurin-opt"},
 };
 
 constexpr name_entry<format::kernel> kernel_names[] = {

@@ -213,6 +213,8 @@ struct magnitude_bound : log2_magnitudes<M> {
         // A map that normalises its input still computes PREP's x' = (x - shift) scale first: it must be
         // finite too (input_bound's norms are those after normalising; for other maps x.one covers it).
         if ((map.meta->flags & fmt::meta_flag_normalize_input) != 0) bound = larger(bound, scaled_input_bound(map));
+        // The gaussian prefactor sums the squares of x' (the factor itself, at most 1, only shrinks outputs).
+        if ((map.meta->flags & fmt::meta_flag_gaussian_prefactor) != 0) bound = larger(bound, real(2) * x.two);
         if (map.view<section::head>().present() || map.view<section::head_int8>().present()) {
             // A model's scores: every partial sum of W phi + b is <= D max|W| max|phi| + max|b|.
             const real scores = M::log2(real(map.meta->output_dim)) + log2_max_abs_head(map) + features;

@@ -1,7 +1,8 @@
 // The hadamard projection (SORF, structured GORF/SRF): x padded to d2 = block_size, then for each block b
 // t[b d2 ..] = H D1 H D2 H D3 x with H the normalised Walsh-Hadamard matrix and D_i sign diagonals from
 // the SIGN bits (stage i = 0 is D3, applied first; layout format::hadamard_sign_stride), the stack
-// truncated to projection_dim. Scaling by sqrt(d2)/sigma is the feature stage's scale.
+// truncated to projection_dim. Scaling by sqrt(d2)/sigma is the feature stage's scale. With repeats = 1
+// (maclaurin-opt) each block is one stage, H D x.
 #include <cstring>
 
 #include "kernels/kernel_table.hpp"
@@ -12,20 +13,22 @@
 namespace kfm::detail {
 namespace {
 
-constexpr std::uint32_t hadamard_stages = 3;
 constexpr unsigned max_log2_block = 24;
+
+// Sign-flip-and-transform stages per block: map_meta::repeats, 3 (H D1 H D2 H D3) or 1 (H D).
+bool stages_ok(std::uint32_t repeats) { return repeats == 3 || repeats == 1; }
 
 status hadamard_verify(const map_state& map) {
     const auto& m = *map.meta;
     const std::uint64_t d2 = m.block_size, p = m.projection_dim;
     const unsigned log2 = ceil_log2(m.block_size);
     if (d2 == 0 || log2 > max_log2_block || (std::uint64_t(1) << log2) != d2) return status::bad_meta;
-    if (m.work_dim != d2 || m.input_dim > d2 || m.repeats != hadamard_stages || m.block_count == 0)
+    if (m.work_dim != d2 || m.input_dim > d2 || !stages_ok(m.repeats) || m.block_count == 0)
         return status::bad_meta;
     if (p == 0 || p > std::uint64_t(m.block_count) * d2 || p <= (std::uint64_t(m.block_count) - 1) * d2)
         return status::bad_meta;
     std::uint64_t bits = 0;
-    if (!checked_mul(std::uint64_t(m.block_count) * hadamard_stages, format::hadamard_sign_stride(m.block_size), &bits))
+    if (!checked_mul(std::uint64_t(m.block_count) * m.repeats, format::hadamard_sign_stride(m.block_size), &bits))
         return status::bad_meta;
     if (!map.view<section::signs>().present()) return status::missing_section;
     if (map.view<section::signs>().count != bits) return status::bad_section_size;
@@ -45,16 +48,16 @@ void hadamard_apply(const map_state& map, const float* x, float* t, float* scrat
         const std::size_t count = m.projection_dim - begin < d2 ? m.projection_dim - begin : d2;
         float* y = count == d2 ? t + begin : scratch;  // full blocks run in place in t
         std::memcpy(y, x, sizeof(float) * d2);
-        for (std::uint32_t i = 0; i < hadamard_stages; ++i)
-            map.kernels->fwht(y, log2, signs + (std::size_t(b) * hadamard_stages + i) * stage_bytes);
+        for (std::uint32_t i = 0; i < m.repeats; ++i)
+            map.kernels->fwht(y, log2, signs + (std::size_t(b) * m.repeats + i) * stage_bytes);
         if (y != t + begin) std::memcpy(t + begin, y, sizeof(float) * count);
     }
 }
 
-// Per block: the copy in, three sign flips and Walsh-Hadamard passes, the copy out.
+// Per block: the copy in, `repeats` sign flips and Walsh-Hadamard passes, the copy out.
 std::uint64_t hadamard_work(const map_state& map) {
     const std::uint64_t n = map.meta->block_size, blocks = map.meta->block_count;
-    return blocks * (3 * (transform_cost(n) + n) + 2 * n);
+    return blocks * (map.meta->repeats * (transform_cost(n) + n) + 2 * n);
 }
 
 // Unnormalised passes: at most sqrt(d2) |x|_2 between the scalings.

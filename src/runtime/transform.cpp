@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "kernels/kernel_table.hpp"
+#include "kernels/nonlinearity_selection.hpp"
 #include "runtime/accumulator.hpp"
 #include "runtime/map_state.hpp"
 #include "runtime/pipeline.hpp"
@@ -167,16 +168,19 @@ void preprocess(const map_state& map, const float* x, float* x_work) {
     if (m.input_append != 0.0) x_work[m.input_dim] = static_cast<float>(m.input_append);
 }
 
-// Random Maclaurin: out[j] = w_j * prod_{k in group j} (s_k * t[k]); accumulated in the accumulator.
+// Random Maclaurin: out[j] = w_j * prod_{k in group j} (s_k * t[k]); accumulated in the accumulator. With
+// segment_flag_indexed_rows, entry k reads projection indices[k] (maclaurin-opt: rows of different blocks).
 void product_segment(const map_state& map, const fmt::feature_segment& s, const float* t, float* out) {
     const std::uint32_t* g = map.view<section::groups>().data + s.group_index;
+    const std::uint32_t* rows = (s.flags & fmt::segment_flag_indexed_rows) != 0 ? map.view<section::indices>().data : nullptr;
     const float* scales = map.view<section::scales>().data;
     const float* weights = map.view<section::weights>().data;
     for (std::uint32_t j = 0; j < s.arg_count; ++j) {
         accumulator p = 1;
         for (std::uint32_t k = g[j]; k < g[j + 1]; ++k) {
-            const accumulator scale = s.scale_index == fmt::no_index ? s.scale : scales[s.scale_index + k];
-            p *= scale * accumulator(t[k]);
+            const std::uint32_t row = rows == nullptr ? k : rows[k];
+            const accumulator scale = s.scale_index == fmt::no_index ? s.scale : scales[s.scale_index + row];
+            p *= scale * accumulator(t[row]);
         }
         accumulator w = s.weight;
         if (s.weight_index != fmt::no_index) w *= weights[s.weight_index + j];
@@ -225,6 +229,14 @@ void features(const map_state& map, const float* t, float* out) {
     }
 }
 
+// meta_flag_gaussian_prefactor: every output times exp(-|x'|^2 / 2), x' the input after PREP (the first
+// input_dim values of x_work). The factor is at most 1, so it cannot take a finite output out of range.
+void apply_gaussian_prefactor(const map_state& map, const float* x_work, float* out) {
+    const fmt::map_meta& m = *map.meta;
+    const accumulator factor = std::exp(accumulator(-0.5) * sum_of_squares(x_work, m.input_dim, accumulator(1)));
+    for (std::uint32_t i = 0; i < m.output_dim; ++i) out[i] = static_cast<float>(factor * accumulator(out[i]));
+}
+
 // Whether pre-processing would copy x unchanged (no PREP, normalisation, padding or appended value).
 bool preprocess_is_copy(const map_state& map) {
     const fmt::map_meta& m = *map.meta;
@@ -261,6 +273,10 @@ void run_rows(const map_state& map, const workspace_layout& w, const float* x, s
         ops->apply(map, x_work, w.t, w.scratch);
     }
     for (std::size_t r = 0; r < rows; ++r) features(map, w.t + r * m.projection_dim, out + r * out_stride);
+    // Built with the identity nonlinearity (maclaurin-opt's linear terms), so a trimmed firmware without
+    // it links no exp; open refuses the flag there (verify_map).
+    if (detail::nonlinearity_built(fmt::nonlinearity::identity) && (m.flags & fmt::meta_flag_gaussian_prefactor) != 0)
+        for (std::size_t r = 0; r < rows; ++r) apply_gaussian_prefactor(map, x_work + r * m.work_dim, out + r * out_stride);
 }
 
 }  // namespace

@@ -65,6 +65,9 @@ status check_meta(const map_state& v) {
         return status::unknown_kernel;
     if (projection_ops_for(m.projection) == nullptr) return status::unknown_projection;
     if ((m.flags & ~fmt::meta_flags_known) != 0) return status::bad_meta;
+    // The gaussian prefactor is built with the identity nonlinearity (transform.cpp).
+    if ((m.flags & fmt::meta_flag_gaussian_prefactor) != 0 && !nonlinearity_built(fmt::nonlinearity::identity))
+        return status::unknown_nonlinearity;
     if (!bytes_zero(m.reserved_u32, sizeof(m.reserved_u32)) || !bytes_zero(m.reserved_f64, sizeof(m.reserved_f64)))
         return status::bad_meta;
     if (!dim_ok(m.input_dim) || !dim_ok(m.work_dim) || !dim_ok(m.projection_dim) || !dim_ok(m.output_dim))
@@ -102,7 +105,8 @@ bool fits_convention(fmt::nonlinearity k, std::uint32_t convention) {
     }
 }
 
-// A product segment's group offsets: arg_count + 1 non-decreasing offsets inside [0, proj_count].
+// A product segment's group offsets: arg_count + 1 non-decreasing offsets inside [0, proj_count], or, with
+// indexed rows, inside the INDX section, whose entries they cover are each below proj_count.
 status check_groups(const map_state& v, const fmt::feature_segment& s) {
     if (s.group_index == fmt::no_index) return status::missing_section;
     if (!range_inside(s.group_index, std::uint64_t(s.arg_count) + 1, v.view<section::groups>().count))
@@ -110,7 +114,12 @@ status check_groups(const map_state& v, const fmt::feature_segment& s) {
     const std::uint32_t* g = v.view<section::groups>().data + s.group_index;
     for (std::uint32_t j = 0; j < s.arg_count; ++j)
         if (g[j] > g[j + 1]) return status::index_out_of_range;
-    if (g[s.arg_count] > s.proj_count) return status::index_out_of_range;
+    if ((s.flags & fmt::segment_flag_indexed_rows) == 0) return g[s.arg_count] > s.proj_count ? status::index_out_of_range : status::ok;
+    const section_view<std::uint32_t> rows = v.view<section::indices>();
+    if (!rows.present()) return status::missing_section;
+    if (g[s.arg_count] > rows.count) return status::index_out_of_range;
+    for (std::uint32_t k = g[0]; k < g[s.arg_count]; ++k)
+        if (rows[k] >= s.proj_count) return status::index_out_of_range;
     return status::ok;
 }
 
@@ -121,9 +130,10 @@ status check_segment(const map_state& v, const fmt::feature_segment& s, std::uin
     const auto kind = static_cast<fmt::nonlinearity>(s.nonlinearity);
     if (!nonlinearity_built(kind)) return status::unknown_nonlinearity;
     if (!fits_convention(kind, m.output_convention)) return status::bad_meta;
-    if ((s.flags & ~fmt::segment_flag_reflect) != 0) return status::bad_meta;
+    if ((s.flags & ~(fmt::segment_flag_reflect | fmt::segment_flag_indexed_rows)) != 0) return status::bad_meta;
     const bool reflect = (s.flags & fmt::segment_flag_reflect) != 0;
     const bool product = kind == fmt::nonlinearity::product;
+    if ((s.flags & fmt::segment_flag_indexed_rows) != 0 && !product) return status::bad_meta;
     if (reflect && (kind == fmt::nonlinearity::cos_sin || kind == fmt::nonlinearity::cos_phase || product))
         return status::bad_meta;
     if (s.proj_count == 0 || s.arg_count == 0) return status::bad_meta;

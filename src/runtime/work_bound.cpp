@@ -14,10 +14,13 @@ std::uint64_t feature_work(const map_state& map) {
     const section_view<fmt::feature_segment> segments = map.view<section::segments>();
     for (std::uint64_t i = 0; i < segments.count; ++i) {
         const fmt::feature_segment& s = segments[i];
-        // Products read each projection of their groups once (the offsets are non-decreasing in [0, proj_count]).
-        if (s.nonlinearity == static_cast<std::uint32_t>(fmt::nonlinearity::product))
-            work += 2 * std::uint64_t(s.arg_count) + s.proj_count;
-        else
+        // Products read each entry of their groups once: the offsets are non-decreasing in [0, proj_count], or
+        // with indexed rows in [0, INDX count] (verify_map).
+        if (s.nonlinearity == static_cast<std::uint32_t>(fmt::nonlinearity::product)) {
+            const bool indexed = (s.flags & fmt::segment_flag_indexed_rows) != 0;
+            const std::uint32_t* g = map.view<section::groups>().data + s.group_index;
+            work += 2 * std::uint64_t(s.arg_count) + (indexed ? std::uint64_t(g[s.arg_count] - g[0]) : s.proj_count);
+        } else
             work += 2 * std::uint64_t(s.arg_count);
     }
     return work;
@@ -27,7 +30,9 @@ std::uint64_t feature_work(const map_state& map) {
 
 std::uint64_t transform_work(const map_state& map) noexcept {
     const fmt::map_meta& m = *map.meta;
-    return std::uint64_t(m.input_dim) + m.work_dim + map.ops->work(map) + feature_work(map);
+    // The gaussian prefactor: the input's squared norm, one exp, every output scaled.
+    const std::uint64_t prefactor = (m.flags & fmt::meta_flag_gaussian_prefactor) != 0 ? std::uint64_t(m.input_dim) + m.output_dim : 0;
+    return std::uint64_t(m.input_dim) + m.work_dim + map.ops->work(map) + feature_work(map) + prefactor;
 }
 
 std::uint64_t work_limit(const map_state& map, std::uint64_t file_bytes) noexcept {

@@ -119,6 +119,8 @@ std::vector<builder_config> builder_configs(unsigned d, unsigned features) {
     nystroem_data(&out.back().options);
     add(fmt::method::nystroem, shift_invariant(fmt::kernel::rational_quadratic), "alpha0.75");
     nystroem_data(&out.back().options);
+    add(fmt::method::maclaurin_opt, gaussian);
+    nystroem_data(&out.back().options);  // fitted to the rows: their mean and the degrees
     return out;
 }
 

@@ -62,7 +62,8 @@ int main(int argc, char** argv) {
                 scaling.shift.push_back(0.1f * float(j) - 0.2f);
                 scaling.scale.push_back(j % 2 ? -1.5f : 0.75f);
             }
-            kfm::offline::add_preprocessing(model, scaling);
+            // A map that owns its PREP (maclaurin-opt's centring) keeps it.
+            if ((model.meta.flags & kfm::format::meta_flag_gaussian_prefactor) == 0) kfm::offline::add_preprocessing(model, scaling);
             const auto plain = model;
             kfm::offline::linear_head head = seed_head(heads[n % 3], model.meta.output_dim);
             kfm::offline::add_head(model, head);

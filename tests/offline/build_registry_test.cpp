@@ -27,11 +27,12 @@ off::build_options small_options(fmt::method m, fmt::kernel k) {
     o.kernel.scale = 3.0;
     o.kernel.weights = {1.0};
     o.kernel.sigmas = {1.0};
-    if (const off::method_row* row = off::find_method(m); row != nullptr && row->landmarks_from_data) {
+    const off::method_row* row = off::find_method(m);
+    if (row != nullptr && (row->landmarks_from_data || row->fitted_to_data)) {
         o.data_rows = 40;
         o.data.resize(o.data_rows * o.input_dim);
         for (std::size_t i = 0; i < o.data.size(); ++i) o.data[i] = float(i * 37 % 17) / 17.0f;
-        o.features = 10;
+        if (row->landmarks_from_data) o.features = 10;
     }
     return o;
 }

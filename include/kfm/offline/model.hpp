@@ -55,12 +55,13 @@ int8_head quantize_head(const std::vector<float>& weights, std::uint32_t outputs
 bool is_model_section(std::uint32_t tag) noexcept;
 
 // The map of a file kfm::open accepted (META and every section in file order), with its model sections
-// dropped, so that a new model can be added to it. Throws std::invalid_argument for bytes too short for
+// dropped, so that a new model can be added to it. A map with the gaussian prefactor (maclaurin-opt) keeps
+// its PREP: the centring fitted at build is part of the map. Throws std::invalid_argument for bytes too short for
 // a file or a section outside them (give it verified bytes: map_file::storage).
 map_contents map_part(const std::uint8_t* bytes, std::size_t size);
 
 // Appends PREP (when `scaling` is not empty: input_dim shifts then scales). Throws std::invalid_argument
-// unless shift and scale hold input_dim values each.
+// unless shift and scale hold input_dim values each, or when the map already carries a PREP of its own.
 void add_preprocessing(map_contents& map, const input_scaling& scaling);
 
 // Appends TASK, HEAD (or HDI8 and HSCL, head.stored_as), BIAS and (classifiers) LABL. The sections are

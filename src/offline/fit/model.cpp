@@ -48,7 +48,7 @@ map_contents map_part(const std::uint8_t* bytes, std::size_t size) {
             std::memcpy(&map.meta, payload, sizeof(map.meta));
             continue;
         }
-        if (is_model_section(e.tag)) continue;
+        if (is_model_section(e.tag) && e.tag != format::tag::preprocess) continue;
         section s;
         s.tag = e.tag;
         s.type = static_cast<format::dtype>(e.dtype);
@@ -56,6 +56,9 @@ map_contents map_part(const std::uint8_t* bytes, std::size_t size) {
         s.bytes.assign(payload, payload + e.bytes);
         map.sections.push_back(std::move(s));
     }
+    // PREP stays only where it is part of the map (the gaussian prefactor reads the centred input).
+    if ((map.meta.flags & format::meta_flag_gaussian_prefactor) == 0)
+        std::erase_if(map.sections, [](const section& s) { return s.tag == format::tag::preprocess; });
     return map;
 }
 
@@ -82,6 +85,10 @@ void add_preprocessing(map_contents& map, const input_scaling& scaling) {
     const std::size_t d = map.meta.input_dim;
     if (scaling.shift.size() != d || scaling.scale.size() != d)
         throw std::invalid_argument("input scaling: " + std::to_string(d) + " shifts and scales expected");
+    for (const section& s : map.sections)
+        if (s.tag == format::tag::preprocess)
+            throw std::invalid_argument("input scaling: the map carries its own preprocessing (fitted to the data at build), "
+                                        "so a scaler does not apply");
     std::vector<float> values(scaling.shift);
     values.insert(values.end(), scaling.scale.begin(), scaling.scale.end());
     map.sections.push_back(make_f32_section(format::tag::preprocess, values));

@@ -195,6 +195,20 @@ std::string recorded_option_text(const format::map_meta& m) {
     return " (" + std::to_string(m.radial_points) + " " + row->recorded_option_label + ")";
 }
 
+// maclaurin-opt's allocation fitted to the data, as (degree, features) pairs: the constant (degree 0), the
+// identity segment's linear terms (degree 1), each product segment (its groups' length). Empty for other methods.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> maclaurin_degrees(const kfm::map& v, const format::map_meta& m) {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+    if (m.method != static_cast<std::uint32_t>(format::method::maclaurin_opt)) return out;
+    out.push_back({0, 1});
+    const std::span<const std::uint32_t> groups = groups_of(v);
+    for (const format::feature_segment& s : segments_of(v)) {
+        const bool product = s.nonlinearity == static_cast<std::uint32_t>(format::nonlinearity::product);
+        out.push_back({product ? groups[s.group_index + 1] - groups[s.group_index] : 1u, s.arg_count});
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string describe_map_json(const map_file& file, const std::string& name) {
@@ -214,6 +228,12 @@ std::string describe_map_json(const map_file& file, const std::string& name) {
     if (const offline::method_row* row = recording_method(m))
         j += ", " + json_string(offline::option_text(row->recorded_option, offline::spelling::python)) + ": " +
              std::to_string(m.radial_points);
+    if (const auto degrees = maclaurin_degrees(v, m); !degrees.empty()) {
+        j += ", \"degree_features\": {";
+        for (std::size_t i = 0; i < degrees.size(); ++i)
+            j += std::string(i ? ", " : "") + json_string(std::to_string(degrees[i].first)) + ": " + std::to_string(degrees[i].second);
+        j += "}";
+    }
     j += ", \"kernel\": " + json_string(offline::kernel_name(static_cast<format::kernel>(m.kernel)));
     j += ", \"kernel_params\": " + describe_kernel(v).json;
     j += ", \"input_dim\": " + std::to_string(m.input_dim);
@@ -265,6 +285,11 @@ std::string describe_map_text(const map_file& file, const std::string& name) {
     append_formatted(t, "workspace         %zu bytes per vector%s\n", kfm::workspace_bytes(v),
                      v.task() != format::task_kind::none ? " (transform or predict; phi and the scores included)" : "");
     append_formatted(t, "method            %s%s\n", method.c_str(), recorded_option_text(m).c_str());
+    if (const auto degrees = maclaurin_degrees(v, m); !degrees.empty()) {
+        std::string list;
+        for (const auto& [degree, count] : degrees) list += (list.empty() ? "" : ", ") + std::to_string(degree) + ": " + std::to_string(count);
+        append_formatted(t, "degrees           %s (features per Maclaurin degree, fitted to the data)\n", list.c_str());
+    }
     append_formatted(t, "kernel            %s (%s)\n", kernel.c_str(), params.text.c_str());
     append_formatted(t, "input_dim         %u%s\n", m.input_dim, normalizes ? " (inputs scaled to unit norm)" : "");
     append_formatted(t, "output_dim        %u\n", m.output_dim);

@@ -29,6 +29,11 @@ std::span<const format::feature_segment> segments_of(const kfm::map& map) {
     return {segments.data, static_cast<std::size_t>(segments.count)};
 }
 
+std::span<const std::uint32_t> groups_of(const kfm::map& map) {
+    const auto groups = open_state(map).view<detail::section::groups>();
+    return {groups.data, static_cast<std::size_t>(groups.count)};
+}
+
 bool has_int8_head(const kfm::map& map) { return open_state(map).view<detail::section::head_int8>().present(); }
 
 format::label_type label_type_of(const kfm::map& map) {

@@ -16,6 +16,8 @@ const format::map_meta& map_meta_of(const kfm::map& map);
 std::span<const double> kernel_params_of(const kfm::map& map);
 // SEGS, in file order.
 std::span<const format::feature_segment> segments_of(const kfm::map& map);
+// GRPS: the product segments' group offsets (empty without product segments).
+std::span<const std::uint32_t> groups_of(const kfm::map& map);
 // Whether the head is stored as int8 weights with a scale per output (HDI8, HSCL).
 bool has_int8_head(const kfm::map& map);
 

@@ -180,8 +180,9 @@ const std::vector<option_row>& rows() {
              b.landmark_init = as_choice<landmark_init_kind>(v, o::landmark_init, s);
          }},
         {o::data, "data", t::path, "X.npy", {}, "", g::method, 0,
-         "the rows --sigma median | scale computes S from, and nystroem's landmarks\n"
-         "are chosen from (float32/float64/integer, d = --input-dim columns, finite)",
+         "the rows --sigma median | scale computes S from, nystroem's landmarks are\n"
+         "chosen from, and maclaurin-opt is fitted to (float32/float64/integer,\n"
+         "d = --input-dim columns, finite)",
          nothing},
         {o::progress, "progress", t::flag, "", {}, "", g::method, 0, "show optimiser progress on stderr",
          [](build_options& b, const option_value&, spelling) { b.show_progress = true; }},
@@ -235,6 +236,14 @@ std::string landmark_methods(spelling s) {
     std::string out;
     for (const method_row& m : method_table())
         if (m.landmarks_from_data) out += std::string(out.empty() ? "" : " or ") + method_name(m.id);
+    return option_text(option::method, s) + " " + out;
+}
+
+// The methods that read --data: the landmark ones and those fitted to the rows.
+std::string data_methods(spelling s) {
+    std::string out;
+    for (const method_row& m : method_table())
+        if (m.landmarks_from_data || m.fitted_to_data) out += std::string(out.empty() ? "" : " or ") + method_name(m.id);
     return option_text(option::method, s) + " " + out;
 }
 
@@ -328,8 +337,13 @@ build_options build_options_from(const std::vector<std::pair<std::string, option
         if (given(g, option::landmarks, s) || given(g, option::landmark_init, s))
             throw option_error(option_text(option::landmarks, s) + " and " + option_text(option::landmark_init, s) +
                                " belong to " + landmark_methods(s));
-        if (rows != nullptr) throw option_error(option_text(option::data, s) + " is only used by " + landmark_methods(s));
+        const bool fitted = row != nullptr && row->fitted_to_data;
+        if (fitted && rows == nullptr)
+            throw option_error(std::string(method_name(options.method)) + " needs " + option_text(option::data, s) +
+                               (s == spelling::command_line ? " X.npy" : "") + " (the rows it is fitted to)");
+        if (!fitted && rows != nullptr) throw option_error(option_text(option::data, s) + " is only used by " + data_methods(s));
         option_info(option::features).apply(options, required(g, option::features, s), s);
+        if (fitted) take_rows(options, rows, row_count, cols, s);
     }
     for (const option_row& r : option_table()) {
         const bool done = r.id == option::method || r.id == option::kernel || r.id == option::input_dim ||

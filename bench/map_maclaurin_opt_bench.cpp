@@ -1,0 +1,59 @@
+// maclaurin-opt beside SORF at the same d and D (gaussian, the same sigma): map/maclaurin-opt/<isa>/<d>/<D>
+// and map/sorf/<isa>/<d>/<D> through register_map_benchmarks, at D = 2d, 4d and 8d for d = 16 and 256 (the
+// LETTER and USPS sizes of docs/results-maclaurin.md), so
+// --benchmark_filter='map/(sorf|maclaurin-opt)/avx2/16/' times a pair in one run. maclaurin-opt is fitted to
+// 400 deterministic rows with a per-row offset and spread (its allocation, hence its cost, follows them).
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <cstdint>
+
+#include "kfm/offline.hpp"
+#include "register_map_benchmarks.hpp"
+
+namespace {
+
+constexpr unsigned dims[] = {16, 256};
+constexpr unsigned multiples[] = {2, 4, 8};
+
+kfm::offline::build_options options(kfm::format::method m, unsigned d, unsigned D) {
+    kfm::offline::build_options o;
+    o.method = m;
+    o.kernel.kind = kfm::format::kernel::gaussian;
+    o.kernel.sigma = 0.5 * std::sqrt(double(d));  // about the median distance of the rows below
+    o.input_dim = d;
+    o.features = D;
+    o.seed = 7;
+    return o;
+}
+
+// 400 rows in [0, 1) from an LCG (the bench does not depend on the offline generator).
+void add_rows(kfm::offline::build_options* o) {
+    o->data_rows = 400;
+    o->data.resize(o->data_rows * o->input_dim);
+    std::uint32_t state = 2024u;
+    for (float& v : o->data) {
+        state = state * 1664525u + 1013904223u;
+        v = static_cast<float>(state >> 8) / 16777216.0f;
+    }
+}
+
+int register_all() {
+    for (unsigned d : dims)
+        for (unsigned multiple : multiples) {
+            const unsigned D = multiple * d;
+            register_map_benchmarks("sorf", d, D, [d, D] {
+                return kfm::offline::serialize(kfm::offline::build_map(options(kfm::format::method::sorf, d, D)));
+            });
+            register_map_benchmarks("maclaurin-opt", d, D, [d, D] {
+                auto o = options(kfm::format::method::maclaurin_opt, d, D);
+                add_rows(&o);
+                return kfm::offline::serialize(kfm::offline::build_map(o));
+            });
+        }
+    return 0;
+}
+
+const int registered = register_all();
+
+}  // namespace

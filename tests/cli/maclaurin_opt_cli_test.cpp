@@ -1,0 +1,116 @@
+// `kfm build --method maclaurin-opt`: a map fitted to --data (its mean and its degree allocation) with
+// --features outputs; inspect shows the allocation; eval beats SORF at the same D on smooth data; kfm fit
+// keeps the map's own centring (PREP) and refuses a scaler on top; every misuse is one error line, no file.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "cli/cli_harness.hpp"
+#include "kfm/offline/npy.hpp"
+
+using namespace kfm_cli_test;
+
+namespace {
+
+// 300 rows of d = 6 around an offset far from 0 (centring matters), and a smooth target of them.
+void write_rows(const scratch& s) {
+    std::vector<float> x, y;
+    for (int i = 0; i < 300; ++i) {
+        float sum = 0.0f;
+        for (int c = 0; c < 6; ++c) {
+            const float v = 5.0f + 0.6f * std::sin(0.37f * float(i * (c + 1)) + float(c));
+            x.push_back(v);
+            sum += v;
+        }
+        y.push_back(std::sin(sum));
+    }
+    kfm::offline::write_npy_f32(s.path("x.npy"), 300, 6, x.data());
+    kfm::offline::write_npy_f32_vector(s.path("y.npy"), 300, y.data());
+}
+
+const std::string build = "build --method maclaurin-opt --kernel gaussian --sigma 1.2 --input-dim 6 ";
+
+void check_refused(const scratch& s, const std::string& args, const std::string& part) {
+    const run_result r = s.kfm(build + args + " -o bad.kfm");
+    INFO(args << ": " << r.err);
+    CHECK(r.exit_code != 0);
+    CHECK(r.err.find(part) != std::string::npos);
+    CHECK(!std::filesystem::exists(s.path("bad.kfm")));
+}
+
+double frobenius(const run_result& r) {
+    const std::string key = "\"rel_frobenius\": {\"mean\": ";
+    const std::size_t at = r.out.find(key);
+    REQUIRE_MESSAGE(at != std::string::npos, r.out << r.err);
+    return std::stod(r.out.substr(at + key.size()));
+}
+
+}  // namespace
+
+TEST_CASE("cli maclaurin-opt: build, inspect (the degrees fitted), eval against sorf, the same bytes again") {
+    scratch s;
+    write_rows(s);
+    const run_result built = s.kfm(build + "--data x.npy --features 48 -o m.kfm");
+    REQUIRE_MESSAGE(built.exit_code == 0, built.err);
+    CHECK(built.out.find("maclaurin-opt, gaussian, input_dim 6, output_dim 48") != std::string::npos);
+    const run_result shown = s.kfm("inspect m.kfm");
+    REQUIRE(shown.exit_code == 0);
+    CHECK(shown.out.find("degrees           0: 1, 1: 8, 2: ") != std::string::npos);
+    CHECK(shown.out.find("PREP f32    count 12") != std::string::npos);
+    CHECK(s.kfm("inspect m.kfm --json").out.find("\"degree_features\": {\"0\": 1, \"1\": 8, \"2\": ") != std::string::npos);
+    REQUIRE(s.kfm(build + "--data x.npy --features 48 -o again.kfm").exit_code == 0);
+    CHECK(slurp(s.path("m.kfm")) == slurp(s.path("again.kfm")));
+
+    REQUIRE(s.kfm("build --method sorf --kernel gaussian --sigma 1.2 --input-dim 6 --features 48 -o sorf.kfm").exit_code == 0);
+    double ours = 0.0, sorf = 0.0;
+    for (int seed = 1; seed <= 4; ++seed) {
+        const std::string size = " --features 48 --seed " + std::to_string(seed);
+        REQUIRE(s.kfm(build + "--data x.npy" + size + " -o m.kfm").exit_code == 0);
+        REQUIRE(s.kfm("build --method sorf --kernel gaussian --sigma 1.2 --input-dim 6" + size + " -o sorf.kfm").exit_code == 0);
+        ours += frobenius(s.kfm("eval m.kfm --data x.npy --runs 1 --samples 200 --json"));
+        sorf += frobenius(s.kfm("eval sorf.kfm --data x.npy --runs 1 --samples 200 --json"));
+    }
+    CAPTURE(ours / 4);
+    CAPTURE(sorf / 4);
+    CHECK(ours < 0.6 * sorf);
+}
+
+TEST_CASE("cli maclaurin-opt: kfm fit keeps the map's centring and refuses a scaler on top of it") {
+    scratch s;
+    write_rows(s);
+    REQUIRE(s.kfm(build + "--data x.npy --features 48 -o m.kfm").exit_code == 0);
+    const run_result fitted = s.kfm("fit m.kfm --x x.npy --y y.npy --task regression --alpha 1e-3 -o model.kfm");
+    REQUIRE_MESSAGE(fitted.exit_code == 0, fitted.err);
+    CHECK(s.kfm("inspect model.kfm").out.find("PREP f32    count 12") != std::string::npos);
+    const run_result scored = s.kfm("score model.kfm --x x.npy --y y.npy --json");
+    REQUIRE_MESSAGE(scored.exit_code == 0, scored.err);
+    INFO(scored.out);
+    const std::string key = "{\"metric\": \"r2\", \"value\": ";
+    REQUIRE(scored.out.find(key) == 0);
+    CHECK(std::stod(scored.out.substr(key.size())) > 0.9);  // the centred features fit the smooth target
+
+    const run_result scaled = s.kfm("fit m.kfm --x x.npy --y y.npy --task regression --standardize -o scaled.kfm");
+    CHECK(scaled.exit_code != 0);
+    CHECK(scaled.err.find("the map carries its own preprocessing") != std::string::npos);
+    CHECK(!std::filesystem::exists(s.path("scaled.kfm")));
+}
+
+TEST_CASE("cli maclaurin-opt: every misuse is refused with no file") {
+    scratch s;
+    write_rows(s);
+    std::vector<float> bad(30 * 6, 1.0f);
+    bad[7] = std::nanf("");
+    kfm::offline::write_npy_f32(s.path("nan.npy"), 30, 6, bad.data());
+    kfm::offline::write_npy_f32(s.path("x5.npy"), 36, 5, bad.data());
+    check_refused(s, "--features 48", "needs --data");
+    check_refused(s, "--data x.npy --features 8", "--features must be at least 9");
+    check_refused(s, "--data nan.npy --features 48", "NaN");
+    check_refused(s, "--data x5.npy --features 48", "--data has 5 columns but --input-dim is 6");
+    check_refused(s, "--data x.npy --landmarks 20", "--landmarks");
+    const run_result r = s.kfm("build --method maclaurin-opt --kernel laplacian --sigma 1 --input-dim 6 --data x.npy --features 48 -o bad.kfm");
+    CHECK(r.exit_code != 0);
+    CHECK(r.err.find("not supported") != std::string::npos);
+}

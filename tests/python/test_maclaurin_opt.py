@@ -1,0 +1,42 @@
+"""maclaurin-opt from Python: FeatureMap(data=...) and kfm.sklearn.RandomFeatures fit on the rows of X (the
+map centres on them and fits its degree allocation), as kfm build --data does."""
+import numpy as np
+import pytest
+
+import kfm
+import kfm.sklearn
+
+
+def rows(n, d, offset=3.0, seed=0):
+    r = np.random.default_rng(seed)
+    return (offset + 0.5 * r.standard_normal((n, d))).astype(np.float32)
+
+
+def test_the_registry_marks_it_fitted_to_data():
+    assert kfm.METHODS["maclaurin-opt"]["fitted_to_data"]
+    assert not kfm.METHODS["maclaurin-opt"]["landmarks_from_data"]
+    assert not kfm.METHODS["sorf"]["fitted_to_data"]
+
+
+def test_feature_map_needs_the_rows_and_depends_on_them():
+    x = rows(200, 6)
+    with pytest.raises(ValueError, match="maclaurin-opt needs data"):
+        kfm.FeatureMap("maclaurin-opt", "gaussian", 6, 40, sigma=1.0)
+    a = kfm.FeatureMap("maclaurin-opt", "gaussian", 6, 40, sigma=1.0, data=x)
+    assert a.output_dim == 40
+    assert a == kfm.FeatureMap("maclaurin-opt", "gaussian", 6, 40, sigma=1.0, data=x)
+    assert a != kfm.FeatureMap("maclaurin-opt", "gaussian", 6, 40, sigma=1.0, data=x + 1.0)
+
+
+def test_sklearn_random_features_fits_on_x_and_beats_sorf():
+    x = rows(400, 6)
+    errors = {}
+    for method in ("maclaurin-opt", "sorf"):
+        total = 0.0
+        for seed in range(1, 5):
+            rf = kfm.sklearn.RandomFeatures(method=method, kernel="rbf", gamma=0.5, n_components=48, random_state=seed)
+            phi = rf.fit(x).transform(x[:150])
+            exact = np.exp(-0.5 * ((x[:150, None, :] - x[None, :150, :]) ** 2).sum(-1))
+            total += np.linalg.norm(phi @ phi.T - exact) / np.linalg.norm(exact)
+        errors[method] = total / 4
+    assert errors["maclaurin-opt"] < 0.6 * errors["sorf"], errors
