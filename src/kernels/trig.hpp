@@ -36,6 +36,16 @@
 
 #include "kernels/vec.hpp"
 
+// At -Os GCC calls these small functions out of line. On a microcontroller (one float per instruction, no
+// vector unit to spread a call over) that doubled the feature stage (M4F, 256 cos/sin: 32,540 instructions
+// against 11,305 inlined, for 352 B of flash), so M-profile builds force them inline; elsewhere the size
+// budget of the SSF-only AArch64 build decides (scripts/firmware/code-size.sh: +3.5 KB forced).
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+#define KFM_TRIG_INLINE KFM_ALWAYS_INLINE
+#else
+#define KFM_TRIG_INLINE inline
+#endif
+
 namespace kfm::detail::kern {
 namespace {
 
@@ -50,19 +60,19 @@ constexpr bool trig_fused = false;
 // a * b + c, fused where trig_fused (the reduction relies on it), else two roundings: the scalar form
 // asks for fmaf explicitly, the SIMD forms are vec.hpp's mul_add.
 template <class A>
-inline vf<A> trig_fma(const vf<A>& a, const vf<A>& b, const vf<A>& c) noexcept {
+KFM_TRIG_INLINE vf<A> trig_fma(const vf<A>& a, const vf<A>& b, const vf<A>& c) noexcept {
     if constexpr (lanes<A> == 1 && trig_fused) return ::fmaf(a, b, c);
     else return mul_add<A>(a, b, c);
 }
 // The same with a constant c (a * b + c), or a constant b (a + x b, the arguments' order of vec.hpp's
 // add_mul_scalar): identical results, the constant kept scalar (vec.hpp).
 template <class A>
-inline vf<A> trig_fma_add(const vf<A>& a, const vf<A>& b, float c) noexcept {
+KFM_TRIG_INLINE vf<A> trig_fma_add(const vf<A>& a, const vf<A>& b, float c) noexcept {
     if constexpr (lanes<A> == 1) return trig_fma<A>(a, b, c);
     else return mul_add_scalar<A>(a, b, c);
 }
 template <class A>
-inline vf<A> trig_fma_times(const vf<A>& a, const vf<A>& x, float b) noexcept {
+KFM_TRIG_INLINE vf<A> trig_fma_times(const vf<A>& a, const vf<A>& x, float b) noexcept {
     if constexpr (lanes<A> == 1) return trig_fma<A>(x, b, a);
     else return add_mul_scalar<A>(a, x, b);
 }
@@ -119,7 +129,7 @@ struct trig_reduced {
 };
 
 template <class H, class A>
-inline trig_reduced<A> trig_reduce(const vf<A>& a_in) noexcept {
+KFM_TRIG_INLINE trig_reduced<A> trig_reduce(const vf<A>& a_in) noexcept {
     namespace c = trig_constants;
     vf<A> a;
     if constexpr (lanes<A> == 1) a = a_in > c::clamp ? c::clamp : a_in < -c::clamp ? -c::clamp : a_in;
@@ -178,14 +188,14 @@ struct trig_bits<scalar_arch> {
 
 // w with its sign flipped in the lanes where the integer held in y's low mantissa bits is odd.
 template <class A>
-inline vf<A> flip_sign_if_odd(const vf<A>& w, const vf<A>& y) noexcept {
+KFM_TRIG_INLINE vf<A> flip_sign_if_odd(const vf<A>& w, const vf<A>& y) noexcept {
     using B = trig_bits<A>;
     if constexpr (lanes<A> == 1) return B::to_float(B::of(w) ^ (B::of(y) << 31));
     else return w ^ B::to_float(B::of(y) << 31);
 }
 
 template <class A>
-inline vf<A> sin_poly(const vf<A>& r, const vf<A>& z) noexcept {
+KFM_TRIG_INLINE vf<A> sin_poly(const vf<A>& r, const vf<A>& z) noexcept {
     namespace c = trig_constants;
     vf<A> p = trig_fma_add<A>(z, splat<A>(c::s4), c::s3);
     p = trig_fma_add<A>(p, z, c::s2);
@@ -194,7 +204,7 @@ inline vf<A> sin_poly(const vf<A>& r, const vf<A>& z) noexcept {
 }
 
 template <class A>
-inline vf<A> cos_poly(const vf<A>& z) noexcept {
+KFM_TRIG_INLINE vf<A> cos_poly(const vf<A>& z) noexcept {
     namespace c = trig_constants;
     vf<A> p = trig_fma_add<A>(z, splat<A>(c::c5), c::c4);
     p = trig_fma_add<A>(p, z, c::c3);
@@ -204,7 +214,7 @@ inline vf<A> cos_poly(const vf<A>& z) noexcept {
 }
 
 template <class A>
-inline vf<A> sin_poly_quarter(const vf<A>& r, const vf<A>& z) noexcept {
+KFM_TRIG_INLINE vf<A> sin_poly_quarter(const vf<A>& r, const vf<A>& z) noexcept {
     namespace c = trig_constants;
     vf<A> p = trig_fma_add<A>(z, splat<A>(c::t3), c::t2);
     p = trig_fma_add<A>(p, z, c::t1);
@@ -212,7 +222,7 @@ inline vf<A> sin_poly_quarter(const vf<A>& r, const vf<A>& z) noexcept {
 }
 
 template <class A>
-inline vf<A> cos_poly_quarter(const vf<A>& z) noexcept {
+KFM_TRIG_INLINE vf<A> cos_poly_quarter(const vf<A>& z) noexcept {
     namespace c = trig_constants;
     vf<A> p = trig_fma_add<A>(z, splat<A>(c::d4), c::d3);
     p = trig_fma_add<A>(p, z, c::d2);
@@ -236,7 +246,7 @@ constexpr bool trig_sin_cos_quarter_turn = true;
 #endif
 
 template <class A>
-inline void sin_cos_weighted(const vf<A>& a, const vf<A>& w, vf<A>& s, vf<A>& c) noexcept {
+KFM_TRIG_INLINE void sin_cos_weighted(const vf<A>& a, const vf<A>& w, vf<A>& s, vf<A>& c) noexcept {
     if constexpr (!trig_sin_cos_quarter_turn) {
         const trig_reduced<A> t = trig_reduce<half_turn, A>(a);
         const vf<A> z = t.r * t.r;
@@ -259,7 +269,7 @@ inline void sin_cos_weighted(const vf<A>& a, const vf<A>& w, vf<A>& s, vf<A>& c)
 // w cos(a): the half-turn reduction, where (-1)^k is the only quadrant correction (no swap), so the cosine
 // polynomial alone serves; its error is absolute, within 2.5e-7 (not relative near the zeros of cos a).
 template <class A>
-inline vf<A> cos_weighted(const vf<A>& a, const vf<A>& w) noexcept {
+KFM_TRIG_INLINE vf<A> cos_weighted(const vf<A>& a, const vf<A>& w) noexcept {
     const trig_reduced<A> t = trig_reduce<half_turn, A>(a);
     return flip_sign_if_odd<A>(w, t.y) * cos_poly<A>(t.r * t.r);
 }
