@@ -24,9 +24,8 @@ void flip_signs(const float* in, const std::uint8_t* bits, std::size_t first, st
         // 32 elements per 32-bit word of bits, shifted down by W for each register; then whole registers
         // while the bits of one register start at a multiple of W
         if (r == 1 && first % 8 == 0) {
-            using U = xsimd::batch<std::uint32_t, A>;
             for (; k + 32 <= n; k += 32) {
-                U word(sign_word_at(bits, first + k));
+                typename sign_lanes<A>::type word = sign_lanes<A>::broadcast(sign_word_at(bits, first + k));
                 for (std::size_t g = 0; g < 32; g += W) {
                     store_f<A>(out + k + g, flip_lanes<A>(load_f<A>(in + k + g), word));
                     word = word >> int(W);
