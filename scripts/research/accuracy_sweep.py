@@ -21,7 +21,8 @@ Nyström against RFF (variant A built with `--data <the training rows> --landmar
       --eval-split test --datasets letter,usps --multiples 1,4 --seeds 5
 
 Data sets are <KFM_DATA_DIR or the shared/data directory beside the repository>/<name>/X_train.npy (or
-X.npy for a data set without a train split).
+X.npy for a data set without a train split), and `digits`: scikit-learn's load_digits (1797 x 64), pixels
+/ 16 in [0, 1], split 70/30 by a permutation with seed 0 into the sweep's temporary directory.
 """
 import argparse
 import json
@@ -57,6 +58,20 @@ def npy_dim(path):
     shape = head[head.index("'shape':") :]
     inside = shape[shape.index("(") + 1 : shape.index(")")]
     return int(inside.split(",")[1])
+
+
+def write_digits(work):
+    """scikit-learn's digits as <work>/digits/X_train.npy and X_test.npy: pixels / 16, a 70/30 split."""
+    import numpy as np
+    from sklearn.datasets import load_digits
+    x = load_digits().data.astype(np.float32) / 16.0
+    order = np.random.RandomState(0).permutation(len(x))
+    cut = int(0.7 * len(x))
+    folder = os.path.join(work, "digits")
+    os.makedirs(folder, exist_ok=True)
+    np.save(os.path.join(folder, "X_train.npy"), x[order[:cut]])
+    np.save(os.path.join(folder, "X_test.npy"), x[order[cut:]])
+    return work
 
 
 def run(cmd):
@@ -122,10 +137,11 @@ def main():
     print("|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as work:
         for name in o.datasets.split(","):
-            data = os.path.join(data_dir(), name, "X_train.npy")
+            folder = write_digits(work) if name == "digits" else data_dir()
+            data = os.path.join(folder, name, "X_train.npy")
             if not os.path.exists(data):
-                data = os.path.join(data_dir(), name, "X.npy")
-            eval_data = data if o.eval_split == "train" else os.path.join(data_dir(), name, "X_test.npy")
+                data = os.path.join(folder, name, "X.npy")
+            eval_data = data if o.eval_split == "train" else os.path.join(folder, name, "X_test.npy")
             d = npy_dim(data)
             kernel = shlex.split(o.kernel)
             if name in sigmas and kernel[0] == "gaussian":
