@@ -69,7 +69,7 @@ void check_polynomial(const build_options& o, const std::string& where) {
     const unsigned largest = largest_degree_in_contract(o.input_dim, 0.0);
     if (k.degree > largest)
         throw std::invalid_argument(where + "polynomial-sphere degree " + std::to_string(k.degree) + " is above " +
-                                    std::to_string(largest) + ", the largest product of a map's finite-output bound at input dimension " +
+                                    std::to_string(largest) + ", the most product factors the runtime's finite-output bound allows at input dimension " +
                                     std::to_string(o.input_dim));
 }
 

@@ -70,16 +70,16 @@ double dropped_terms(const dot_product_series& series, double z, unsigned larges
         }
         return portable::exp(z) - partial;
     }
-    double dropped = 0.0;
-    for (unsigned k = largest + 1; k <= series.largest_degree(); ++k) dropped += series.coefficients[k] * power(z, k);
+    double dropped = 0.0, z_k = power(z, largest + 1);
+    for (unsigned k = largest + 1; k <= series.largest_degree(); ++k, z_k *= z) dropped += series.coefficients[k] * z_k;
     return dropped;
 }
 
 // The kernel's series at z: exp(z) for the gaussian, sum_k c_k z^k otherwise.
 double series_value(const dot_product_series& series, double z) {
     if (series.gaussian) return portable::exp(z);
-    double value = 0.0;
-    for (unsigned k = 0; k <= series.largest_degree(); ++k) value += series.coefficients[k] * power(z, k);
+    double value = 0.0, z_k = 1.0;
+    for (unsigned k = 0; k <= series.largest_degree(); ++k, z_k *= z) value += series.coefficients[k] * z_k;
     return value;
 }
 
@@ -106,12 +106,13 @@ double gram_squared(const std::vector<pair_terms>& pairs, const dot_product_seri
     return sum;
 }
 
-double error_of(const std::vector<pair_terms>& pairs, const dot_product_series& series,
-                const std::vector<std::uint32_t>& features) {
+// The estimate for D_k = features[k - 2], given the variance terms variances[k - 2] (at least as many) and
+// the squared Gram norm.
+double error_of(const std::vector<pair_terms>& pairs, const dot_product_series& series, const std::vector<double>& variances,
+                double gram, const std::vector<std::uint32_t>& features) {
     const unsigned largest = unsigned(features.size()) + 1;
     double error = truncation_term(pairs, series, largest);
-    for (unsigned k = 2; k <= largest; ++k) error += variance_term(pairs, series, k) / features[k - 2];
-    const double gram = gram_squared(pairs, series);
+    for (unsigned k = 2; k <= largest; ++k) error += variances[k - 2] / features[k - 2];
     return gram > 0.0 ? error / gram : 0.0;
 }
 
@@ -161,7 +162,10 @@ dot_product_series polynomial_sphere_series(unsigned p, double a) {
 
 double estimated_gram_error(const std::vector<double>& rows, std::size_t d, const dot_product_series& series,
                             const std::vector<std::uint32_t>& features) {
-    return error_of(pairs_of(rows, d, series.gaussian), series, features);
+    const std::vector<pair_terms> pairs = pairs_of(rows, d, series.gaussian);
+    std::vector<double> variances;
+    for (unsigned k = 2; k <= features.size() + 1; ++k) variances.push_back(variance_term(pairs, series, k));
+    return error_of(pairs, series, variances, gram_squared(pairs, series), features);
 }
 
 degree_allocation allocate_degrees(const std::vector<double>& rows, std::size_t d, const dot_product_series& series,
@@ -170,12 +174,13 @@ degree_allocation allocate_degrees(const std::vector<double>& rows, std::size_t 
     max_degree = std::min(max_degree, series.largest_degree());
     if (budget == 0 || max_degree < 2) return best;
     const std::vector<pair_terms> pairs = pairs_of(rows, d, series.gaussian);
+    const double gram = gram_squared(pairs, series);
     std::vector<double> variances;
     bool first = true;
     for (unsigned largest = 2; largest <= max_degree && largest - 1 <= budget; ++largest) {
         variances.push_back(variance_term(pairs, series, largest));
         const std::vector<std::uint32_t> features = split(budget, variances);
-        const double error = error_of(pairs, series, features);
+        const double error = error_of(pairs, series, variances, gram, features);
         if (first || error < best.estimated_error) best = {features, error};
         first = false;
     }
