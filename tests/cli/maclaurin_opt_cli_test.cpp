@@ -166,11 +166,18 @@ TEST_CASE("cli maclaurin-opt polynomial-sphere: every misuse is refused with no 
     check_refused(s, "--degree 0 --data spread.npy --features 48", "degree must be in 1..100", p);
     // d = 6 (d2 = 8): products of at most 27 factors stay within the finite-output bound.
     check_refused(s, "--degree 28 --data spread.npy --features 48", "degree 28 is above 27", p);
-    check_refused(s, "--degree 1 --data spread.npy --features 48", "degree 1 is exact with 9 features", p);
     check_refused(s, "--degree 3 --sigma 1 --data spread.npy --features 48", "does not apply to kernel polynomial-sphere", p);
     check_refused(s, "--degree 3 --data spread.npy --features 8", "--features must be at least 9", p);
     CHECK(s.kfm(p + "--degree 27 --data spread.npy --features 48 -o edge.kfm").exit_code == 0);
-    // p = 1 with its 9 features: sqrt(c_0) and sqrt(c_1) H D x^ give the kernel exactly (float rounding).
-    REQUIRE(s.kfm(p + "--degree 1 --scale 3 --data spread.npy --features 9 -o exact.kfm").exit_code == 0);
+}
+
+TEST_CASE("cli maclaurin-opt polynomial-sphere: degree 1 is exact with d2 + 1 features, and D rounds down to them") {
+    scratch s;
+    write_spread_rows(s);
+    // sqrt(c_0) and sqrt(c_1) H D x^ give the kernel exactly (float rounding).
+    const run_result built = s.kfm(build_polynomial + "--degree 1 --scale 3 --data spread.npy --features 48 -o exact.kfm");
+    REQUIRE_MESSAGE(built.exit_code == 0, built.err);
+    CHECK(built.out.find("output_dim 9)") != std::string::npos);
+    CHECK(s.kfm("inspect exact.kfm").out.find("degrees           0: 1, 1: 8 (") != std::string::npos);
     CHECK(frobenius(s.kfm("eval exact.kfm --data spread.npy --runs 1 --samples 200 --json")) < 1e-6);
 }

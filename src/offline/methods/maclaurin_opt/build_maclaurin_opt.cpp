@@ -97,11 +97,6 @@ void check_options(const build_options& o) {
         throw std::invalid_argument(where + option_name(o, option::features) + " must be at least " + std::to_string(d2 + 1) +
                                     " (the constant and the " + std::to_string(d2) + " exact linear terms of the padded input)");
     if (o.features > format::max_dim) throw std::invalid_argument(where + "more than the limit of 2^24 outputs");
-    // p = 1 is exact with the constant and the linear terms: no degree would take the rest.
-    if (!is_gaussian(o) && o.kernel.degree == 1 && o.features != d2 + 1)
-        throw std::invalid_argument(where + "polynomial-sphere degree 1 is exact with " + std::to_string(d2 + 1) +
-                                    " features (the constant and the linear terms): " +
-                                    option_name(o, option::features) + " must be " + std::to_string(d2 + 1));
 }
 
 std::vector<double> column_means(const build_options& o) {
@@ -196,8 +191,10 @@ map_contents build_maclaurin_opt(const build_options& o) {
         series = polynomial_sphere_series(o.kernel.degree, o.kernel.scale);
     }
 
-    // The degrees kept and their feature counts, fitted to the data.
-    const std::uint32_t budget = o.features - d2 - 1;
+    // The degrees kept and their feature counts, fitted to the data. Polynomial-sphere p = 1 is exact with
+    // the constant and the linear terms: D rounds down to those d2 + 1 (no degree would take the rest).
+    const std::uint32_t output_dim = !is_gaussian(o) && o.kernel.degree == 1 ? d2 + 1 : o.features;
+    const std::uint32_t budget = output_dim - d2 - 1;
     const degree_allocation allocation =
         allocate_degrees(allocation_sample(o, shift, scale), d, series, budget, max_degree);
     if (budget > 0 && allocation.features.empty())
@@ -241,7 +238,7 @@ map_contents build_maclaurin_opt(const build_options& o) {
     m.input_dim = d;
     m.work_dim = d2;
     m.projection_dim = blocks * d2;
-    m.output_dim = o.features;
+    m.output_dim = output_dim;
     m.output_convention = static_cast<std::uint32_t>(format::output_convention::real);
     m.block_count = blocks;
     m.block_size = d2;
