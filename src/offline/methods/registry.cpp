@@ -52,7 +52,7 @@ const std::vector<method_row>& rows() {
          gaussian | mixtures, build_nystroem, nullptr, {o::landmarks, o::landmark_init}, true, nullptr, o::method},
         {m::gq, "quffka's subsampled tensor Gauss-Hermite grid (dense)", gaussian, build_gq, nullptr, {o::gq_nodes},
          false, "Gauss-Hermite nodes per coordinate", o::gq_nodes},
-        {m::maclaurin_opt, "data-optimised Maclaurin: degrees 0-1 exact, higher degrees sketched, fitted to --data (gaussian: centred on it)",
+        {m::maclaurin_opt, "data-optimised Maclaurin: degrees 0-1 exact, higher ones sketched, fitted to --data",
          gaussian | polynomial, build_maclaurin_opt, nullptr, {}, false, nullptr, o::method, true},
     };
     return table;
