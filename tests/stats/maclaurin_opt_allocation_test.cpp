@@ -64,7 +64,8 @@ TEST_CASE("maclaurin-opt allocation: the whole budget, every kept degree fed, no
         if (even.back() >= 1) CHECK(a.estimated_error <= offline::estimated_gram_error(rows, d, gaussian, even) * (1 + 1e-12));
     }
     // A larger budget keeps at least as many degrees, and no budget leaves nothing to allocate.
-    CHECK(offline::allocate_degrees(rows, d, gaussian, 200, 8).largest_degree() >= offline::allocate_degrees(rows, d, gaussian, 7, 8).largest_degree());
+    CHECK(offline::allocate_degrees(rows, d, gaussian, 200, 8).largest_degree() >=
+          offline::allocate_degrees(rows, d, gaussian, 7, 8).largest_degree());
     CHECK(offline::allocate_degrees(rows, d, gaussian, 0, 8).features.empty());
     CHECK(offline::allocate_degrees(rows, d, gaussian, 50, 2).largest_degree() == 2);
 }
@@ -171,6 +172,7 @@ TEST_CASE("maclaurin-opt allocation: polynomial-sphere never above p, no bias te
     // bias stays, so they do not.
     const double kept = offline::estimated_gram_error(rows, d, p3, {300, 100});
     CHECK(offline::estimated_gram_error(rows, d, p3, {600, 200}) == doctest::Approx(0.5 * kept).epsilon(1e-12));
+    CHECK(offline::estimated_gram_error(rows, d, p3, {300, 100, 7}) == kept);  // c_4 = 0: a degree 4 adds nothing
     const double dropped = offline::estimated_gram_error(rows, d, p3, {400});
     CHECK(offline::estimated_gram_error(rows, d, p3, {800}) > 0.6 * dropped);
     CHECK(offline::estimated_gram_error(rows, d, p3, {1u << 30}) > 0.0);
@@ -184,7 +186,8 @@ TEST_CASE("maclaurin-opt allocation: the polynomial-sphere estimate predicts the
         for (const fmt::feature_segment& s : section_values<fmt::feature_segment>(first, fmt::tag::segments))
             if (s.nonlinearity == static_cast<std::uint32_t>(fmt::nonlinearity::product)) allocation.push_back(s.arg_count);
         REQUIRE(!allocation.empty());
-        const double estimate = offline::estimated_gram_error(unit_rows(o), d, offline::polynomial_sphere_series(3, 2.0), allocation);
+        const offline::dot_product_series series = offline::polynomial_sphere_series(3, 2.0);
+        const double estimate = offline::estimated_gram_error(unit_rows(o), d, series, allocation);
         double measured = 0.0;
         constexpr unsigned seeds = 200;
         for (unsigned s = 0; s < seeds; ++s) {

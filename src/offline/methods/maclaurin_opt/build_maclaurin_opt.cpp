@@ -19,8 +19,8 @@
 //
 // Runtime: the hadamard projection (K blocks; block 0 also gives the linear terms), an identity segment,
 // one product segment per degree whose groups index the blocks' rows (segment_flag_indexed_rows, INDX),
-// the constant in CNST, and (gaussian) meta_flag_gaussian_prefactor for exp(-|x'|^2/2). One Walsh-Hadamard transform
-// per block (repeats = 1).
+// the constant in CNST, and (gaussian) meta_flag_gaussian_prefactor for exp(-|x'|^2/2). One Walsh-Hadamard
+// transform per block (repeats = 1).
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -69,8 +69,8 @@ void check_polynomial(const build_options& o, const std::string& where) {
     const unsigned largest = largest_degree_in_contract(o.input_dim, 0.0);
     if (k.degree > largest)
         throw std::invalid_argument(where + "polynomial-sphere degree " + std::to_string(k.degree) + " is above " +
-                                    std::to_string(largest) + ", the most product factors the runtime's finite-output bound allows at input dimension " +
-                                    std::to_string(o.input_dim));
+                                    std::to_string(largest) + ", the most product factors the runtime's finite-output " +
+                                    "bound allows at input dimension " + std::to_string(o.input_dim));
 }
 
 void check_options(const build_options& o) {
@@ -186,7 +186,8 @@ map_contents build_maclaurin_opt(const build_options& o) {
         prep = shift;
         prep.insert(prep.end(), d, scale);
         series = gaussian_series(largest_degree_considered);
-        max_degree = std::min(largest_degree_considered, largest_degree_in_contract(d, gaussian_input_log2_bound(o, shift, scale)));
+        const unsigned bound = largest_degree_in_contract(d, gaussian_input_log2_bound(o, shift, scale));
+        max_degree = std::min(largest_degree_considered, bound);
     } else {
         series = polynomial_sphere_series(o.kernel.degree, o.kernel.scale);
     }

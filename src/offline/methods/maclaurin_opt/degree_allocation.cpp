@@ -1,6 +1,6 @@
 // The data-driven degree allocation of maclaurin-opt (see the header for the estimate). Only IEEE
-// operations and the portable exp (no libm pow or tgamma, binomials by products), so the allocation, and the map's bytes, are the
-// same on every architecture.
+// operations and the portable exp (no libm pow or tgamma, binomials by products), so the allocation, and
+// the map's bytes, are the same on every architecture.
 #include "offline/methods/maclaurin_opt/degree_allocation.hpp"
 
 #include <algorithm>
@@ -51,9 +51,10 @@ std::vector<pair_terms> pairs_of(const std::vector<double>& rows, std::size_t d,
     return out;
 }
 
-// Per pair: the squared prefactor times c_k^2 (m2^k - z^2k), summed: the variance of one degree-k feature.
+// Per pair: the squared prefactor times c_k^2 (m2^k - z^2k), summed: the variance of one degree-k feature
+// (0 above the series' largest degree, where c_k = 0).
 double variance_term(const std::vector<pair_terms>& pairs, const dot_product_series& series, unsigned k) {
-    const double c = series.coefficients[k];
+    const double c = k <= series.largest_degree() ? series.coefficients[k] : 0.0;
     double sum = 0.0;
     for (const pair_terms& p : pairs) sum += p.weight * p.prefactor2 * c * c * std::max(0.0, power(p.m2, k) - power(p.z, 2 * k));
     return sum;
