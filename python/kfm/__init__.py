@@ -133,9 +133,9 @@ class FeatureMap:
         and `requested_isa` are.
     data : array-like of shape (n_samples, input_dim), optional
         `kfm build --data`: the rows method="nystroem" chooses its landmarks from
-        (landmark_init="uniform" or "kmeans++"), the rows method="maclaurin-opt" centres on and fits
-        its degrees to (the map depends on them), and the rows sigma="median" or "scale" is computed
-        from; any other use is refused, as by kfm build.
+        (landmark_init="uniform" or "kmeans++"), the rows method="maclaurin-opt" fits its degrees to
+        (and, for the gaussian, centres on; the map depends on them), and the rows sigma="median" or
+        "scale" is computed from; any other use is refused, as by kfm build.
     **options
         The other `kfm build` options with "_" for "-" (`kfm.BUILD_OPTIONS`, the library's option
         table): sigma (a number, "median" or "scale"), nu, alpha, order, degree, scale, weights,

@@ -20,6 +20,12 @@ Nyström against RFF (variant A built with `--data <the training rows> --landmar
   scripts/research/accuracy_sweep.py --method nystroem --a-landmarks --b-method rff --kernel gaussian --sigma-median \
       --eval-split test --datasets letter,usps --multiples 1,4 --seeds 5
 
+maclaurin-opt for the polynomial-sphere kernel against GORF (variant A fitted to `--data <the training
+rows>`, which the gaussian runs pass through --sigma-median):
+  scripts/research/accuracy_sweep.py --method maclaurin-opt --a-data --b-method gorf \
+      --kernel "polynomial-sphere --degree 3 --scale 4" --eval-split test --datasets letter,usps,digits \
+      --multiples 2,4,8 --seeds 10
+
 Data sets are <KFM_DATA_DIR or the shared/data directory beside the repository>/<name>/X_train.npy (or
 X.npy for a data set without a train split), and `digits`: scikit-learn's load_digits (1797 x 64), pixels
 / 16 in [0, 1], split 70/30 by a permutation with seed 0 into the sweep's temporary directory.
@@ -119,6 +125,8 @@ def main():
     p.add_argument("--b-per-d", default="", help="options of B, the same replacements")
     p.add_argument("--a-landmarks", action="store_true", help="A is a Nystroem map: --landmarks D with its "
                    "landmarks from the data set's training rows (--data) instead of --features D")
+    p.add_argument("--a-data", action="store_true", help="A is fitted to data (maclaurin-opt): --data with the "
+                   "data set's training rows, unless --sigma-median already passes them")
     p.add_argument("--eval-split", choices=("train", "test"), default="train",
                    help="the rows kfm eval samples: X_train.npy (or X.npy) or X_test.npy")
     p.add_argument("--datasets", default="letter,usps")
@@ -162,6 +170,8 @@ def main():
                         size = ["--features", str(features)]
                         if landmarks:  # --sigma median may already pass --data: the same rows
                             size = ["--landmarks", str(features)] + ([] if "--data" in args else ["--data", data])
+                        elif o.a_data and out is va and "--data" not in args:
+                            size += ["--data", data]
                         e, dim = error(o.kfm, args, size, eval_data, d, seed, work)
                         out.append(e)
                         dims.add(dim)

@@ -1,6 +1,7 @@
 // `kfm build --method maclaurin-opt`: a map fitted to --data (its mean and its degree allocation) with
 // --features outputs; inspect shows the allocation; eval beats SORF at the same D on smooth data; kfm fit
 // keeps the map's own centring (PREP) and refuses a scaler on top; every misuse is one error line, no file.
+// The polynomial-sphere kernel: no PREP, unit-normalised inputs, beats GORF at the same D; its own misuses.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -31,10 +32,19 @@ void write_rows(const scratch& s) {
     kfm::offline::write_npy_f32_vector(s.path("y.npy"), 300, y.data());
 }
 
-const std::string build = "build --method maclaurin-opt --kernel gaussian --sigma 1.2 --input-dim 6 ";
+// 300 rows of d = 6 spread around 0 (after unit-normalising, x^.y^ covers [-1, 1]).
+void write_spread_rows(const scratch& s) {
+    std::vector<float> x;
+    for (int i = 0; i < 300; ++i)
+        for (int c = 0; c < 6; ++c) x.push_back(0.6f * std::sin(0.37f * float(i * (c + 1)) + float(c)));
+    kfm::offline::write_npy_f32(s.path("spread.npy"), 300, 6, x.data());
+}
 
-void check_refused(const scratch& s, const std::string& args, const std::string& part) {
-    const run_result r = s.kfm(build + args + " -o bad.kfm");
+const std::string build = "build --method maclaurin-opt --kernel gaussian --sigma 1.2 --input-dim 6 ";
+const std::string build_polynomial = "build --method maclaurin-opt --kernel polynomial-sphere --input-dim 6 ";
+
+void check_refused(const scratch& s, const std::string& args, const std::string& part, const std::string& command = build) {
+    const run_result r = s.kfm(command + args + " -o bad.kfm");
     INFO(args << ": " << r.err);
     CHECK(r.exit_code != 0);
     CHECK(r.err.find(part) != std::string::npos);
@@ -113,4 +123,61 @@ TEST_CASE("cli maclaurin-opt: every misuse is refused with no file") {
     const run_result r = s.kfm("build --method maclaurin-opt --kernel laplacian --sigma 1 --input-dim 6 --data x.npy --features 48 -o bad.kfm");
     CHECK(r.exit_code != 0);
     CHECK(r.err.find("not supported") != std::string::npos);
+}
+
+TEST_CASE("cli maclaurin-opt polynomial-sphere: build, inspect (no PREP, unit norm), eval against gorf, the same bytes again") {
+    scratch s;
+    write_spread_rows(s);
+    const std::string options = "--degree 3 --scale 4 --data spread.npy --features 48";
+    const run_result built = s.kfm(build_polynomial + options + " -o m.kfm");
+    REQUIRE_MESSAGE(built.exit_code == 0, built.err);
+    CHECK(built.out.find("maclaurin-opt, polynomial-sphere, input_dim 6, output_dim 48") != std::string::npos);
+    const run_result shown = s.kfm("inspect m.kfm");
+    REQUIRE(shown.exit_code == 0);
+    INFO(shown.out);
+    CHECK(shown.out.find("degrees           0: 1, 1: 8, 2: ") != std::string::npos);
+    CHECK(shown.out.find("kernel            polynomial-sphere (degree 3, scale 4)") != std::string::npos);
+    CHECK(shown.out.find("(inputs scaled to unit norm)") != std::string::npos);
+    CHECK(shown.out.find("PREP") == std::string::npos);  // a dot-product kernel: no centring
+    REQUIRE(s.kfm(build_polynomial + options + " -o again.kfm").exit_code == 0);
+    CHECK(slurp(s.path("m.kfm")) == slurp(s.path("again.kfm")));
+
+    const std::string gorf = "build --method gorf --kernel polynomial-sphere --degree 3 --scale 4 --input-dim 6 --features 48";
+    double ours = 0.0, theirs = 0.0;
+    for (int seed = 1; seed <= 4; ++seed) {
+        const std::string seed_option = " --seed " + std::to_string(seed);
+        REQUIRE(s.kfm(build_polynomial + options + seed_option + " -o m.kfm").exit_code == 0);
+        REQUIRE(s.kfm(gorf + seed_option + " -o gorf.kfm").exit_code == 0);
+        ours += frobenius(s.kfm("eval m.kfm --data spread.npy --runs 1 --samples 200 --json"));
+        theirs += frobenius(s.kfm("eval gorf.kfm --data spread.npy --runs 1 --samples 200 --json"));
+    }
+    CAPTURE(ours / 4);
+    CAPTURE(theirs / 4);
+    CHECK(ours < 0.5 * theirs);
+}
+
+TEST_CASE("cli maclaurin-opt polynomial-sphere: every misuse is refused with no file") {
+    scratch s;
+    write_spread_rows(s);
+    const std::string& p = build_polynomial;
+    check_refused(s, "--degree 3 --features 48", "needs --data", p);
+    check_refused(s, "--degree 3 --scale 1.5 --data spread.npy --features 48", "scale a must be finite and at least 2", p);
+    check_refused(s, "--degree 2.5 --data spread.npy --features 48", "--degree expects a non-negative integer", p);
+    check_refused(s, "--degree 0 --data spread.npy --features 48", "degree must be in 1..100", p);
+    // d = 6 (d2 = 8): products of at most 27 factors stay within the finite-output bound.
+    check_refused(s, "--degree 28 --data spread.npy --features 48", "degree 28 is above 27", p);
+    check_refused(s, "--degree 3 --sigma 1 --data spread.npy --features 48", "does not apply to kernel polynomial-sphere", p);
+    check_refused(s, "--degree 3 --data spread.npy --features 8", "--features must be at least 9", p);
+    CHECK(s.kfm(p + "--degree 27 --data spread.npy --features 48 -o edge.kfm").exit_code == 0);
+}
+
+TEST_CASE("cli maclaurin-opt polynomial-sphere: degree 1 is exact with d2 + 1 features, and D rounds down to them") {
+    scratch s;
+    write_spread_rows(s);
+    // sqrt(c_0) and sqrt(c_1) H D x^ give the kernel exactly (float rounding).
+    const run_result built = s.kfm(build_polynomial + "--degree 1 --scale 3 --data spread.npy --features 48 -o exact.kfm");
+    REQUIRE_MESSAGE(built.exit_code == 0, built.err);
+    CHECK(built.out.find("output_dim 9)") != std::string::npos);
+    CHECK(s.kfm("inspect exact.kfm").out.find("degrees           0: 1, 1: 8 (") != std::string::npos);
+    CHECK(frobenius(s.kfm("eval exact.kfm --data spread.npy --runs 1 --samples 200 --json")) < 1e-6);
 }

@@ -40,3 +40,25 @@ def test_sklearn_random_features_fits_on_x_and_beats_sorf():
             total += np.linalg.norm(phi @ phi.T - exact) / np.linalg.norm(exact)
         errors[method] = total / 4
     assert errors["maclaurin-opt"] < 0.6 * errors["sorf"], errors
+
+
+def test_sklearn_random_features_passes_the_polynomial_sphere_kernel_and_beats_gorf():
+    x = np.random.default_rng(1).standard_normal((400, 6)).astype(np.float32)
+    errors = {}
+    for method in ("maclaurin-opt", "gorf"):
+        total = 0.0
+        for seed in range(1, 5):
+            rf = kfm.sklearn.RandomFeatures(method=method, kernel="polynomial-sphere", degree=3, poly_scale=4.0,
+                                            n_components=48, random_state=seed).fit(x)
+            assert rf.feature_map_.kernel == "polynomial-sphere"
+            exact = rf.feature_map_.exact_kernel(x[:150])
+            total += np.linalg.norm(rf.kernel_estimate(x[:150]) - exact) / np.linalg.norm(exact)
+        errors[method] = total / 4
+    assert errors["maclaurin-opt"] < 0.5 * errors["gorf"], errors
+    # Fitted to the rows (they set the degree allocation), and no preprocessing of its own: a dot-product
+    # kernel is not centred.
+    info = kfm.FeatureMap("maclaurin-opt", "polynomial-sphere", 6, 48, degree=3, scale=4.0, data=x).inspect()
+    assert info["preprocessing"] is None and info["normalize_input"]
+    assert info["degree_features"]["1"] == 8 and info["kernel_params"] == {"degree": 3, "scale": 4}
+    with pytest.raises(ValueError, match="scale a must be finite and at least 2"):
+        kfm.FeatureMap("maclaurin-opt", "polynomial-sphere", 6, 48, degree=3, scale=1.5, data=x)

@@ -52,8 +52,8 @@ const std::vector<method_row>& rows() {
          gaussian | mixtures, build_nystroem, nullptr, {o::landmarks, o::landmark_init}, true, nullptr, o::method},
         {m::gq, "quffka's subsampled tensor Gauss-Hermite grid (dense)", gaussian, build_gq, nullptr, {o::gq_nodes},
          false, "Gauss-Hermite nodes per coordinate", o::gq_nodes},
-        {m::maclaurin_opt, "data-optimised Maclaurin: centred on --data, degrees 0-1 exact, higher degrees sketched",
-         gaussian, build_maclaurin_opt, nullptr, {}, false, nullptr, o::method, true},
+        {m::maclaurin_opt, "data-optimised Maclaurin: degrees 0-1 exact, higher ones sketched, fitted to --data",
+         gaussian | polynomial, build_maclaurin_opt, nullptr, {}, false, nullptr, o::method, true},
     };
     return table;
 }

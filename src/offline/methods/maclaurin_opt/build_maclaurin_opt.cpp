@@ -1,6 +1,7 @@
-// Builder for maclaurin-opt, data-optimised Maclaurin features of the gaussian kernel (after Wacker,
-// Kanagawa and Filippone, "Improved random features for dot-product kernels", with the constant and linear
-// terms exact on centred inputs). With x' = (x - mean) / sigma (the mean of --data, stored as PREP),
+// Builder for maclaurin-opt, data-optimised Maclaurin features of the gaussian and polynomial-sphere
+// kernels (after Wacker, Kanagawa and Filippone, "Improved random features for dot-product kernels", with
+// the constant and linear terms exact). Gaussian: with x' = (x - mean) / sigma (the mean of --data, stored
+// as PREP),
 //   k(x, y) = exp(-|x'|^2/2) exp(-|y'|^2/2) exp(x'.y'),   exp(z) = sum_k z^k / k!,
 // and phi(x) = exp(-|x'|^2/2) [H D x' (d2 values, degree 1: exact, H D orthogonal), degree-k sketches for
 // k = 2..K, 1 (degree 0)]. A degree-k feature is sqrt(1 / (k! D_k)) prod_{l < k} sqrt(d2) (B_l x')_{a_l}, B_l
@@ -10,10 +11,16 @@
 // product is unbiased for (x'.y')^k. The degrees kept and D_k come from the data (degree_allocation.hpp);
 // degrees above K are dropped, the method's bias.
 //
+// Polynomial-sphere: a dot-product kernel, not shift invariant, so no centring (no PREP); x' = x / |x| (the
+// runtime's meta_flag_normalize_input, as srf and gorf) and k = sum_{k <= p} c_k (x'.y')^k exactly
+// (degree_allocation.hpp), so the features are sqrt(c_0), sqrt(c_1) H D x' and sqrt(c_k / D_k) times the
+// products, with no prefactor; degrees above p have c_k = 0, and with every degree 2..p kept the map is
+// unbiased.
+//
 // Runtime: the hadamard projection (K blocks; block 0 also gives the linear terms), an identity segment,
 // one product segment per degree whose groups index the blocks' rows (segment_flag_indexed_rows, INDX),
-// the constant in CNST, and meta_flag_gaussian_prefactor for exp(-|x'|^2/2). One Walsh-Hadamard transform
-// per block (repeats = 1).
+// the constant in CNST, and (gaussian) meta_flag_gaussian_prefactor for exp(-|x'|^2/2). One Walsh-Hadamard
+// transform per block (repeats = 1).
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -37,18 +44,50 @@ constexpr std::size_t allocation_rows = 400;
 // Degrees above this are not considered: 1/k! is below 1e-5 from k = 9.
 constexpr unsigned largest_degree_considered = 8;
 
+// log2 through the portable log: the same on every architecture.
+double portable_log2(double v) { return portable::log(v) / 0.6931471805599453; }
+
+bool is_gaussian(const build_options& o) { return o.kernel.kind == format::kernel::gaussian; }
+
+// The largest degree whose products stay within the runtime's finite-output bound (runtime/output_bound.cpp),
+// given x_two, log2 of the largest |x'|_2 the runtime may compute: a product of k factors sqrt(d2) t, |t| <=
+// d2 |x'|_2, must stay below 2^124 (2^126, the bound's limit, with a margin for the weight and the float
+// roundings).
+unsigned largest_degree_in_contract(std::uint32_t input_dim, double x_two) {
+    const double d2 = double(std::uint64_t(1) << detail::ceil_log2(input_dim));
+    const double factor = std::max(1.0, x_two + 1.5 * portable_log2(d2));
+    return unsigned(std::floor(124.0 / factor));
+}
+
+void check_polynomial(const build_options& o, const std::string& where) {
+    const kernel_spec& k = o.kernel;
+    if (k.degree < 1 || k.degree > format::max_polynomial_degree)
+        throw std::invalid_argument(where + "polynomial-sphere degree must be in 1..100");
+    if (!(k.scale >= 2.0) || !std::isfinite(k.scale))
+        throw std::invalid_argument(where + "polynomial-sphere scale a must be finite and at least 2");
+    // Unit inputs: |x'|_2 <= 1.
+    const unsigned largest = largest_degree_in_contract(o.input_dim, 0.0);
+    if (k.degree > largest)
+        throw std::invalid_argument(where + "polynomial-sphere degree " + std::to_string(k.degree) + " is above " +
+                                    std::to_string(largest) + ", the most product factors the runtime's finite-output " +
+                                    "bound allows at input dimension " + std::to_string(o.input_dim));
+}
+
 void check_options(const build_options& o) {
     const std::string where = "maclaurin-opt: ";
-    if (o.kernel.kind != format::kernel::gaussian)
-        throw std::invalid_argument(where + "kernel '" + kernel_name(o.kernel.kind) + "' is not supported (gaussian only)");
-    if (!(o.kernel.sigma > 0.0) || !std::isfinite(o.kernel.sigma))
-        throw std::invalid_argument(where + "sigma must be positive and finite");
+    if (o.kernel.kind != format::kernel::gaussian && o.kernel.kind != format::kernel::polynomial_sphere)
+        throw std::invalid_argument(where + "kernel '" + kernel_name(o.kernel.kind) +
+                                    "' is not supported (gaussian or polynomial-sphere)");
     if (o.input_dim == 0 || o.input_dim > format::max_dim)
         throw std::invalid_argument(where + "input dimension must be in 1..2^24");
+    if (is_gaussian(o) && (!(o.kernel.sigma > 0.0) || !std::isfinite(o.kernel.sigma)))
+        throw std::invalid_argument(where + "sigma must be positive and finite");
+    if (!is_gaussian(o)) check_polynomial(o, where);
     if (o.data_rows == 0 || o.data.size() != o.data_rows * std::size_t(o.input_dim))
         throw std::invalid_argument(where + "needs the training rows, " + option_name(o, option::data) +
                                     (o.option_names == spelling::command_line ? " X.npy" : "") + ", with " +
-                                    std::to_string(o.input_dim) + " columns (it centres on their mean and fits the degrees to them)");
+                                    std::to_string(o.input_dim) + " columns (it " +
+                                    (is_gaussian(o) ? "centres on their mean and fits" : "fits") + " the degrees to them)");
     for (std::size_t i = 0; i < o.data.size(); ++i)
         if (!std::isfinite(o.data[i]))
             throw std::invalid_argument(where + "the data's row " + std::to_string(i / o.input_dim) + ", column " +
@@ -69,37 +108,44 @@ std::vector<double> column_means(const build_options& o) {
     return mean;
 }
 
-// The centred, scaled x' of up to allocation_rows evenly spaced rows, as the runtime computes it (float
-// PREP values), in double.
+// The x' of up to allocation_rows evenly spaced rows, as the runtime computes it, in double: centred and
+// scaled by the float PREP values (gaussian), or unit-normalised (polynomial-sphere; zero stays zero).
 std::vector<double> allocation_sample(const build_options& o, const std::vector<float>& shift, float scale) {
     const std::size_t d = o.input_dim, n = std::min(o.data_rows, allocation_rows);
     std::vector<double> rows(n * d);
     for (std::size_t r = 0; r < n; ++r) {
         const std::size_t source = r * o.data_rows / n;
-        for (std::size_t i = 0; i < d; ++i)
-            rows[r * d + i] = double(float((o.data[source * d + i] - shift[i]) * scale));
+        double* x = rows.data() + r * d;
+        if (is_gaussian(o)) {
+            for (std::size_t i = 0; i < d; ++i) x[i] = double(float((o.data[source * d + i] - shift[i]) * scale));
+            continue;
+        }
+        double squares = 0.0;
+        for (std::size_t i = 0; i < d; ++i) squares += double(o.data[source * d + i]) * double(o.data[source * d + i]);
+        const double inverse_norm = squares > 0.0 ? 1.0 / std::sqrt(squares) : 0.0;
+        for (std::size_t i = 0; i < d; ++i) x[i] = double(float(double(o.data[source * d + i]) * inverse_norm));
     }
     return rows;
 }
 
-// The largest degree whose products stay within the runtime's finite-output bound (runtime/output_bound.cpp):
-// a product of k factors sqrt(d2) t, |t| <= d2 |x'|_2, with |x'_i| <= (2^20 + |shift_i|) / sigma, must stay
-// below 2^124 (2^126, the bound's limit, with a margin for the weight and the float roundings).
-unsigned largest_degree_in_contract(const build_options& o, const std::vector<float>& shift, float scale) {
+// log2 of the largest |x'|_2 of the gaussian's PREP, |x'_i| <= (2^20 + |shift_i|) / sigma.
+double gaussian_input_log2_bound(const build_options& o, const std::vector<float>& shift, float scale) {
     double largest_shift = 0.0;
     for (float s : shift) largest_shift = std::max(largest_shift, double(std::fabs(s)));
-    const double d2 = double(std::uint64_t(1) << detail::ceil_log2(o.input_dim));
-    const auto log2 = [](double v) { return portable::log(v) / 0.6931471805599453; };  // the same on every architecture
-    const double x_two = log2(double(format::max_input_abs) + largest_shift) + log2(std::fabs(double(scale))) +
-                         0.5 * log2(double(o.input_dim));
-    const double factor = std::max(1.0, x_two + 1.5 * log2(d2));
-    return unsigned(std::floor(124.0 / factor));
+    return portable_log2(double(format::max_input_abs) + largest_shift) + portable_log2(std::fabs(double(scale))) +
+           0.5 * portable_log2(double(o.input_dim));
 }
 
 double factorial(unsigned k) {
     double f = 1.0;
     for (unsigned i = 2; i <= k; ++i) f *= i;
     return f;
+}
+
+// A degree-k feature's weight, sqrt(c_k / D_k) (the gaussian's computed as 1 / sqrt(k! D_k)).
+double sketch_weight(const dot_product_series& series, unsigned degree, std::uint32_t count) {
+    if (series.gaussian) return 1.0 / std::sqrt(factorial(degree) * count);
+    return std::sqrt(series.coefficients[degree] / count);
 }
 
 // Row indices (into the projection) of every sketched feature, degree by degree: feature j of degree k
@@ -127,17 +173,31 @@ map_contents build_maclaurin_opt(const build_options& o) {
     check_options(o);
     const std::uint32_t d = o.input_dim, d2 = std::uint32_t(1) << detail::ceil_log2(d);
 
-    // PREP: x' = (x - mean) / sigma.
-    const std::vector<double> mean = column_means(o);
-    std::vector<float> shift(mean.begin(), mean.end());
-    const float scale = float(1.0 / o.kernel.sigma);
-    std::vector<float> prep(shift);
-    prep.insert(prep.end(), d, scale);
+    // Gaussian: PREP x' = (x - mean) / sigma, degrees up to largest_degree_considered within the bound.
+    // Polynomial-sphere: no PREP (x' = x / |x|), every degree up to p (check_options kept it in the bound).
+    std::vector<float> shift, prep;
+    float scale = 1.0f;
+    dot_product_series series;
+    unsigned max_degree = o.kernel.degree;
+    if (is_gaussian(o)) {
+        const std::vector<double> mean = column_means(o);
+        shift.assign(mean.begin(), mean.end());
+        scale = float(1.0 / o.kernel.sigma);
+        prep = shift;
+        prep.insert(prep.end(), d, scale);
+        series = gaussian_series(largest_degree_considered);
+        const unsigned bound = largest_degree_in_contract(d, gaussian_input_log2_bound(o, shift, scale));
+        max_degree = std::min(largest_degree_considered, bound);
+    } else {
+        series = polynomial_sphere_series(o.kernel.degree, o.kernel.scale);
+    }
 
-    // The degrees kept and their feature counts, fitted to the data.
-    const std::uint32_t budget = o.features - d2 - 1;
-    const unsigned max_degree = std::min(largest_degree_considered, largest_degree_in_contract(o, shift, scale));
-    const degree_allocation allocation = allocate_degrees(allocation_sample(o, shift, scale), d, budget, max_degree);
+    // The degrees kept and their feature counts, fitted to the data. Polynomial-sphere p = 1 is exact with
+    // the constant and the linear terms: D rounds down to those d2 + 1 (no degree would take the rest).
+    const std::uint32_t output_dim = !is_gaussian(o) && o.kernel.degree == 1 ? d2 + 1 : o.features;
+    const std::uint32_t budget = output_dim - d2 - 1;
+    const degree_allocation allocation =
+        allocate_degrees(allocation_sample(o, shift, scale), d, series, budget, max_degree);
     if (budget > 0 && allocation.features.empty())
         throw std::invalid_argument("maclaurin-opt: the inputs' range leaves no degree 2 within the finite-output bound");
     const std::uint32_t blocks = std::max<std::uint32_t>(1, allocation.largest_degree());
@@ -152,14 +212,15 @@ map_contents build_maclaurin_opt(const build_options& o) {
     const std::vector<std::uint32_t> rows = sketch_rows(allocation.features, d2, rows_rng);
 
     // Segments: the d2 linear terms, then one indexed product segment per degree; the constant last.
-    std::vector<format::feature_segment> segments{make_segment(format::nonlinearity::identity, 0, d2, 0, 1.0f, 1.0f)};
+    std::vector<format::feature_segment> segments{
+        make_segment(format::nonlinearity::identity, 0, d2, 0, 1.0f, float(std::sqrt(series.coefficients[1])))};
     std::vector<std::uint32_t> groups;
     std::uint32_t out = d2, entries = 0;
     for (std::size_t i = 0; i < allocation.features.size(); ++i) {
         const unsigned degree = unsigned(i) + 2;
         const std::uint32_t count = allocation.features[i];
         format::feature_segment s = make_segment(format::nonlinearity::product, 0, blocks * d2, out, float(std::sqrt(double(d2))),
-                                                 float(1.0 / std::sqrt(factorial(degree) * count)));
+                                                 float(sketch_weight(series, degree, count)));
         s.arg_count = count;
         s.flags = format::segment_flag_indexed_rows;
         s.group_index = std::uint32_t(groups.size());
@@ -172,18 +233,23 @@ map_contents build_maclaurin_opt(const build_options& o) {
     map_contents map;
     format::map_meta& m = map.meta;
     m.method = static_cast<std::uint32_t>(format::method::maclaurin_opt);
-    m.kernel = static_cast<std::uint32_t>(format::kernel::gaussian);
+    m.kernel = static_cast<std::uint32_t>(o.kernel.kind);
     m.projection = static_cast<std::uint32_t>(format::projection::hadamard);
-    m.flags = format::meta_flag_gaussian_prefactor;
+    m.flags = is_gaussian(o) ? format::meta_flag_gaussian_prefactor : format::meta_flag_normalize_input;
     m.input_dim = d;
     m.work_dim = d2;
     m.projection_dim = blocks * d2;
-    m.output_dim = o.features;
+    m.output_dim = output_dim;
     m.output_convention = static_cast<std::uint32_t>(format::output_convention::real);
     m.block_count = blocks;
     m.block_size = d2;
     m.repeats = hadamard_stages;
-    m.kernel_sigma = o.kernel.sigma;
+    if (is_gaussian(o)) {
+        m.kernel_sigma = o.kernel.sigma;
+    } else {
+        m.kernel_order = o.kernel.degree;
+        m.kernel_scale = o.kernel.scale;
+    }
     m.seed = o.seed;
     map.sections.push_back(make_segments_section(segments));
     map.sections.push_back(make_bits_section(format::tag::signs, signs));
@@ -191,8 +257,8 @@ map_contents build_maclaurin_opt(const build_options& o) {
         map.sections.push_back(make_u32_section(format::tag::groups, groups));
         map.sections.push_back(make_u32_section(format::tag::indices, rows));
     }
-    map.sections.push_back(make_f32_section(format::tag::constants, {1.0f}));
-    map.sections.push_back(make_f32_section(format::tag::preprocess, prep));
+    map.sections.push_back(make_f32_section(format::tag::constants, {float(std::sqrt(series.coefficients[0]))}));
+    if (!prep.empty()) map.sections.push_back(make_f32_section(format::tag::preprocess, prep));
     return map;
 }
 

@@ -1,6 +1,6 @@
 // The data-driven degree allocation of maclaurin-opt (see the header for the estimate). Only IEEE
-// operations and the portable exp (no libm pow or tgamma), so the allocation, and the map's bytes, are the
-// same on every architecture.
+// operations and the portable exp (no libm pow or tgamma, binomials by products), so the allocation, and
+// the map's bytes, are the same on every architecture.
 #include "offline/methods/maclaurin_opt/degree_allocation.hpp"
 
 #include <algorithm>
@@ -24,12 +24,13 @@ double inverse_factorial(unsigned k) {
 }
 
 // What the estimate needs of one pair of rows (x, y): its weight in the Gram sum (2 off the diagonal),
-// z = x.y, the squared prefactor exp(-|x|^2 - |y|^2) and m2, a random-sign row's E[(w.x)^2 (w.y)^2].
+// z = x.y, the squared prefactor w(x)^2 w(y)^2 (exp(-|x|^2 - |y|^2) for the gaussian, else 1) and m2, a
+// random-sign row's E[(w.x)^2 (w.y)^2].
 struct pair_terms {
     double weight, z, prefactor2, m2;
 };
 
-std::vector<pair_terms> pairs_of(const std::vector<double>& rows, std::size_t d) {
+std::vector<pair_terms> pairs_of(const std::vector<double>& rows, std::size_t d, bool gaussian) {
     const std::size_t n = d == 0 ? 0 : rows.size() / d;
     std::vector<double> norms(n, 0.0);
     for (std::size_t i = 0; i < n; ++i)
@@ -44,45 +45,75 @@ std::vector<pair_terms> pairs_of(const std::vector<double>& rows, std::size_t d)
                 z += a * b;
                 q += a * a * b * b;
             }
-            out.push_back({i == j ? 1.0 : 2.0, z, portable::exp(-norms[i] - norms[j]), norms[i] * norms[j] + 2.0 * z * z - 2.0 * q});
+            const double prefactor2 = gaussian ? portable::exp(-norms[i] - norms[j]) : 1.0;
+            out.push_back({i == j ? 1.0 : 2.0, z, prefactor2, norms[i] * norms[j] + 2.0 * z * z - 2.0 * q});
         }
     return out;
 }
 
-// Per pair: the squared prefactor times (1/k!)^2 (m2^k - z^2k), summed: the variance of one degree-k feature.
-double variance_term(const std::vector<pair_terms>& pairs, unsigned k) {
-    const double c = inverse_factorial(k);
+// Per pair: the squared prefactor times c_k^2 (m2^k - z^2k), summed: the variance of one degree-k feature
+// (0 above the series' largest degree, where c_k = 0).
+double variance_term(const std::vector<pair_terms>& pairs, const dot_product_series& series, unsigned k) {
+    const double c = k <= series.largest_degree() ? series.coefficients[k] : 0.0;
     double sum = 0.0;
     for (const pair_terms& p : pairs) sum += p.weight * p.prefactor2 * c * c * std::max(0.0, power(p.m2, k) - power(p.z, 2 * k));
     return sum;
 }
 
-// Sum over pairs of the squared prefactor times (exp(z) - sum_{k <= largest} z^k / k!)^2: the dropped degrees.
-double truncation_term(const std::vector<pair_terms>& pairs, unsigned largest) {
-    double sum = 0.0;
-    for (const pair_terms& p : pairs) {
+// The series' terms above degree `largest` at z: exp(z) - sum_{k <= largest} z^k / k! for the gaussian,
+// sum_{largest < k <= K} c_k z^k for a finite series (0 when every degree is kept).
+double dropped_terms(const dot_product_series& series, double z, unsigned largest) {
+    if (series.gaussian) {
         double partial = 0.0, term = 1.0;
         for (unsigned k = 0; k <= largest; ++k) {
             partial += term;
-            term *= p.z / (k + 1);
+            term *= z / (k + 1);
         }
-        const double dropped = portable::exp(p.z) - partial;
+        return portable::exp(z) - partial;
+    }
+    double dropped = 0.0, z_k = power(z, largest + 1);
+    for (unsigned k = largest + 1; k <= series.largest_degree(); ++k, z_k *= z) dropped += series.coefficients[k] * z_k;
+    return dropped;
+}
+
+// The kernel's series at z: exp(z) for the gaussian, sum_k c_k z^k otherwise.
+double series_value(const dot_product_series& series, double z) {
+    if (series.gaussian) return portable::exp(z);
+    double value = 0.0, z_k = 1.0;
+    for (unsigned k = 0; k <= series.largest_degree(); ++k, z_k *= z) value += series.coefficients[k] * z_k;
+    return value;
+}
+
+// Sum over pairs of the squared prefactor times the squared dropped terms.
+double truncation_term(const std::vector<pair_terms>& pairs, const dot_product_series& series, unsigned largest) {
+    double sum = 0.0;
+    for (const pair_terms& p : pairs) {
+        const double dropped = dropped_terms(series, p.z, largest);
         sum += p.weight * p.prefactor2 * dropped * dropped;
     }
     return sum;
 }
 
-double gram_squared(const std::vector<pair_terms>& pairs) {
+double gram_squared(const std::vector<pair_terms>& pairs, const dot_product_series& series) {
     double sum = 0.0;
-    for (const pair_terms& p : pairs) sum += p.weight * p.prefactor2 * portable::exp(2.0 * p.z);
+    for (const pair_terms& p : pairs) {
+        if (series.gaussian) {
+            sum += p.weight * p.prefactor2 * portable::exp(2.0 * p.z);  // exp(z)^2 in one exp
+        } else {
+            const double k = series_value(series, p.z);
+            sum += p.weight * k * k;
+        }
+    }
     return sum;
 }
 
-double error_of(const std::vector<pair_terms>& pairs, const std::vector<std::uint32_t>& features) {
+// The estimate for D_k = features[k - 2], given the variance terms variances[k - 2] (at least as many) and
+// the squared Gram norm.
+double error_of(const std::vector<pair_terms>& pairs, const dot_product_series& series, const std::vector<double>& variances,
+                double gram, const std::vector<std::uint32_t>& features) {
     const unsigned largest = unsigned(features.size()) + 1;
-    double error = truncation_term(pairs, largest);
-    for (unsigned k = 2; k <= largest; ++k) error += variance_term(pairs, k) / features[k - 2];
-    const double gram = gram_squared(pairs);
+    double error = truncation_term(pairs, series, largest);
+    for (unsigned k = 2; k <= largest; ++k) error += variances[k - 2] / features[k - 2];
     return gram > 0.0 ? error / gram : 0.0;
 }
 
@@ -112,21 +143,45 @@ std::vector<std::uint32_t> split(std::uint32_t budget, const std::vector<double>
 
 }  // namespace
 
-double estimated_gram_error(const std::vector<double>& rows, std::size_t d, const std::vector<std::uint32_t>& features) {
-    return error_of(pairs_of(rows, d), features);
+dot_product_series gaussian_series(unsigned largest) {
+    dot_product_series series;
+    series.gaussian = true;
+    for (unsigned k = 0; k <= largest; ++k) series.coefficients.push_back(inverse_factorial(k));
+    return series;
 }
 
-degree_allocation allocate_degrees(const std::vector<double>& rows, std::size_t d, std::uint32_t budget,
-                                   unsigned max_degree) {
+dot_product_series polynomial_sphere_series(unsigned p, double a) {
+    const double linear = 2.0 / (a * a), constant = 1.0 - linear;
+    dot_product_series series;
+    double binomial = 1.0;  // binom(p, k), built up as binom(p, k - 1) (p - k + 1) / k
+    for (unsigned k = 0; k <= p; ++k) {
+        if (k > 0) binomial = binomial * double(p - k + 1) / double(k);
+        series.coefficients.push_back(binomial * power(constant, p - k) * power(linear, k));
+    }
+    return series;
+}
+
+double estimated_gram_error(const std::vector<double>& rows, std::size_t d, const dot_product_series& series,
+                            const std::vector<std::uint32_t>& features) {
+    const std::vector<pair_terms> pairs = pairs_of(rows, d, series.gaussian);
+    std::vector<double> variances;
+    for (unsigned k = 2; k <= features.size() + 1; ++k) variances.push_back(variance_term(pairs, series, k));
+    return error_of(pairs, series, variances, gram_squared(pairs, series), features);
+}
+
+degree_allocation allocate_degrees(const std::vector<double>& rows, std::size_t d, const dot_product_series& series,
+                                   std::uint32_t budget, unsigned max_degree) {
     degree_allocation best;
+    max_degree = std::min(max_degree, series.largest_degree());
     if (budget == 0 || max_degree < 2) return best;
-    const std::vector<pair_terms> pairs = pairs_of(rows, d);
+    const std::vector<pair_terms> pairs = pairs_of(rows, d, series.gaussian);
+    const double gram = gram_squared(pairs, series);
     std::vector<double> variances;
     bool first = true;
     for (unsigned largest = 2; largest <= max_degree && largest - 1 <= budget; ++largest) {
-        variances.push_back(variance_term(pairs, largest));
+        variances.push_back(variance_term(pairs, series, largest));
         const std::vector<std::uint32_t> features = split(budget, variances);
-        const double error = error_of(pairs, features);
+        const double error = error_of(pairs, series, variances, gram, features);
         if (first || error < best.estimated_error) best = {features, error};
         first = false;
     }
