@@ -188,6 +188,16 @@ void product_segment(const map_state& map, const fmt::feature_segment& s, const 
     }
 }
 
+// segment_flag_block_product: out[j] = w * prod_{l < k} (s * t[l * block_size + j]), k = proj_count / block_size.
+void block_product_segment(const map_state& map, const fmt::feature_segment& s, const float* t, float* out) {
+    const std::uint32_t stride = map.meta->block_size, degree = s.proj_count / stride;
+    for (std::uint32_t j = 0; j < s.arg_count; ++j) {
+        accumulator p = 1;
+        for (std::uint32_t l = 0; l < degree; ++l) p *= accumulator(s.scale) * accumulator(t[std::size_t(l) * stride + j]);
+        out[j] = static_cast<float>(accumulator(s.weight) * p);
+    }
+}
+
 // The feature stage for one vector: t (projection_dim) -> out (output_dim).
 void features(const map_state& map, const float* t, float* out) {
     const section_view<fmt::feature_segment> segments = map.view<section::segments>();
@@ -200,7 +210,10 @@ void features(const map_state& map, const float* t, float* out) {
         float* out0 = out + s.out_begin;
         const auto kind = static_cast<fmt::nonlinearity>(s.nonlinearity);
         if (kind == fmt::nonlinearity::product) {
-            product_segment(map, s, ts, out0);
+            if ((s.flags & fmt::segment_flag_block_product) != 0)
+                block_product_segment(map, s, ts, out0);
+            else
+                product_segment(map, s, ts, out0);
             continue;
         }
         // cos_sin writes its sin block, and reflected segments their f(-a) block, after the first block.
