@@ -188,14 +188,11 @@ void product_segment(const map_state& map, const fmt::feature_segment& s, const 
     }
 }
 
-// segment_flag_block_product: out[j] = w * prod_{l < k} (s * t[l * block_size + j]), k = proj_count / block_size.
+// segment_flag_block_product: out[j] = w * prod_{l < k} (s * t[l * block_size + j]), k = proj_count / block_size,
+// in float by the ISA's kernel (verify_map allows block products only on hadamard maps, whose builds keep it).
 void block_product_segment(const map_state& map, const fmt::feature_segment& s, const float* t, float* out) {
-    const std::uint32_t stride = map.meta->block_size, degree = s.proj_count / stride;
-    for (std::uint32_t j = 0; j < s.arg_count; ++j) {
-        accumulator p = 1;
-        for (std::uint32_t l = 0; l < degree; ++l) p *= accumulator(s.scale) * accumulator(t[std::size_t(l) * stride + j]);
-        out[j] = static_cast<float>(accumulator(s.weight) * p);
-    }
+    const std::uint32_t stride = map.meta->block_size;
+    map.kernels->block_product(t, stride, s.proj_count / stride, s.arg_count, s.scale, s.weight, out);
 }
 
 // The feature stage for one vector: t (projection_dim) -> out (output_dim).

@@ -123,7 +123,8 @@ status check_groups(const map_state& v, const fmt::feature_segment& s) {
     return status::ok;
 }
 
-// A block product: on a hadamard map, degree k = proj_count / block_size >= 1, its k factor blocks inside the projections
+// A block product: on a hadamard map (the projection whose build keeps the block_product kernel,
+// projection_list.def), degree k = proj_count / block_size >= 1, its k factor blocks inside the projections
 // (checked by the caller's proj range), at most block_size features, and scalar scale and weight only.
 status check_block_product(const map_state& v, const fmt::feature_segment& s) {
     if (v.meta->projection != static_cast<std::uint32_t>(fmt::projection::hadamard)) return status::bad_meta;
