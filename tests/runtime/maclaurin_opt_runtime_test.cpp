@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "common/stats_util.hpp"
@@ -213,6 +214,34 @@ TEST_CASE("maclaurin-opt runtime: without the prefactor flag every output is exp
     const std::vector<float> a = transform_one(with, x), b = transform_one(without, x);
     CHECK(b.back() == 1.0f);  // the constant, unscaled
     for (std::size_t i = 0; i < a.size(); ++i) CHECK(double(a[i]) == doctest::Approx(std::exp(-0.5 * norm2) * b[i]).epsilon(1e-6));
+}
+
+TEST_CASE("maclaurin-opt runtime: an input whose PREP'd x' is not finite is refused, the outputs untouched, single and batch") {
+    map_contents map = built();
+    float* prep = data_of<float>(map, fmt::tag::preprocess);
+    for (unsigned i = 0; i < d; ++i) prep[d + i] = 2.0f;  // scale 2: a finite x near the float limit overflows
+    const opened_map opened = map_from_contents(map);
+    const std::uint32_t D = map.meta.output_dim;
+    std::vector<std::uint8_t> ws(kfm::workspace_bytes(opened.view(), 2));
+    const std::vector<float> good{0.9f, -0.2f, 1.4f, 0.3f, 0.0f, 2.1f};
+    for (float bad : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                      std::numeric_limits<float>::max()}) {
+        CAPTURE(bad);
+        std::vector<float> x = good;
+        x[3] = bad;
+        std::vector<float> out(D, -7.0f);
+        CHECK(kfm::transform(opened.view(), x.data(), d, out.data(), D, ws.data(), ws.size()) == status::non_finite_input);
+        CHECK(out == std::vector<float>(D, -7.0f));
+        // The second row bad: the first is not written either.
+        std::vector<float> xs = good;
+        xs.insert(xs.end(), x.begin(), x.end());
+        std::vector<float> outs(2 * D, -7.0f);
+        CHECK(kfm::transform_batch(opened.view(), xs.data(), 2, d, d, outs.data(), D, ws.data(), ws.size()) ==
+              status::non_finite_input);
+        CHECK(outs == std::vector<float>(2 * D, -7.0f));
+    }
+    std::vector<float> out(D);
+    CHECK(kfm::transform(opened.view(), good.data(), d, out.data(), D, ws.data(), ws.size()) == status::ok);
 }
 
 TEST_CASE("maclaurin-opt runtime: open refuses malformed block and indexed products, flags and stage counts") {
