@@ -137,15 +137,13 @@ accumulator sum_of_squares(const float* x, std::size_t n, accumulator s) {
     return ((partial[0] + partial[1]) + (partial[2] + partial[3])) + ((partial[4] + partial[5]) + (partial[6] + partial[7]));
 }
 
-// PREP's x'_i = (x_i - shift_i) * scale_i (the model file's input pre-processing), in float, into x_work;
-// whether every x'_i is finite (false for a non-finite x, and for a finite x far from the shift times a
-// large scale, which overflows).
-bool apply_prep(const map_state& map, const float* x, float* x_work) {
+// PREP's x'_i = (x_i - shift_i) * scale_i (the model file's input pre-processing), in float, into x_work. An
+// x'_i is not finite for a non-finite x_i, and for a finite x_i far from the shift times a large scale.
+void apply_prep(const map_state& map, const float* x, float* x_work) {
     const std::size_t d = map.meta->input_dim;
     const float* shift = map.view<section::preprocess>().data;
     const float* scale = shift + d;  // pointers and a size_t index, so the loop vectorises
     for (std::size_t i = 0; i < d; ++i) x_work[i] = (x[i] - shift[i]) * scale[i];
-    return all_finite(x_work, d);
 }
 
 // Whether PREP's x' of x is finite, without storing it: the same float operations as apply_prep, checked
@@ -365,7 +363,8 @@ status transform(const map& m, const float* x, std::size_t x_dim, float* out, st
     const workspace_layout w = carve(*map, 1, workspace);
     // With PREP, x' is computed once, into the workspace, and checked there (out still untouched).
     const bool prep = map->view<section::preprocess>().present();
-    if (prep ? !apply_prep(*map, x, w.x_work) : !all_finite(x, x_dim)) return status::non_finite_input;
+    if (prep) apply_prep(*map, x, w.x_work);
+    if (!all_finite(prep ? w.x_work : x, x_dim)) return status::non_finite_input;
     run_rows(*map, w, x, x_dim, 1, out, out_dim, prep);
     return status::ok;
 }
