@@ -1,6 +1,6 @@
 // maclaurin-opt beside SORF at the same d and D (gaussian, the same sigma): map/maclaurin-opt/<isa>/<d>/<D>
-// and map/sorf/<isa>/<d>/<D> through register_map_benchmarks, at D = 2d, 4d and 8d for d = 16 and 256 (the
-// LETTER and USPS sizes of docs/results-maclaurin.md), so
+// and map/sorf/<isa>/<d>/<D> through register_map_benchmarks, at D = 2d, 4d and 8d for d = 16, 64 and 256 (the
+// LETTER, digits and USPS sizes of docs/results-maclaurin.md), so
 // --benchmark_filter='map/(sorf|maclaurin-opt)/avx2/16/' times a pair in one run. maclaurin-opt is fitted to
 // 400 deterministic rows with a per-row offset and spread (its allocation, hence its cost, follows them).
 #include <benchmark/benchmark.h>
@@ -13,7 +13,7 @@
 
 namespace {
 
-constexpr unsigned dims[] = {16, 256};
+constexpr unsigned dims[] = {16, 64, 256};
 constexpr unsigned multiples[] = {2, 4, 8};
 
 kfm::offline::build_options options(kfm::format::method m, unsigned d, unsigned D) {

@@ -216,6 +216,10 @@ inline constexpr std::uint32_t segment_flag_reflect = 1u << 0;  // also write f(
 // Product segments only: group entry k multiplies projection proj_begin + indices[k] (the INDX section,
 // from its start) instead of proj_begin + k, so a feature may multiply rows of different blocks.
 inline constexpr std::uint32_t segment_flag_indexed_rows = 1u << 1;
+// Product segments only: the block product of degree k = proj_count / map_meta::block_size, feature j the
+// product over l < k of scale * t[proj_begin + l * block_size + j] times weight (j < arg_count <= block_size;
+// no scale, weight or group arrays), so each factor reads contiguous projections (maclaurin-opt).
+inline constexpr std::uint32_t segment_flag_block_product = 1u << 2;
 inline constexpr std::uint32_t no_index = 0xffffffffu;
 
 // One feature segment: a contiguous range of projections mapped to a contiguous range of outputs.

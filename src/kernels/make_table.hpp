@@ -3,6 +3,7 @@
 //   constexpr detail::kernel_table table = make_table<...>(isa::<id>);  (declared extern first)
 //   static_assert(detail::is_complete(table), ...);
 #pragma once
+#include "kernels/block_product.hpp"
 #include "kernels/butterfly.hpp"
 #include "kernels/butterfly_simplex_batch.hpp"
 #include "kernels/butterfly_simplex_row.hpp"
@@ -36,6 +37,7 @@ constexpr kernel_table make_table(isa id) noexcept {
     t.gemv = &gemv<A>;
     t.gemm = &gemm<A>;
     t.features = &features<A>;
+    t.block_product = &block_product<A>;
     t.fft_batch_lanes = unsigned(lanes<A>);
     t.fft_batch = &fft_batch_interleaved<A>;
     t.fft_batch_row = &fft_batch_row<NarrowA, A>;

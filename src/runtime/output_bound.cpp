@@ -179,10 +179,15 @@ struct magnitude_bound : log2_magnitudes<M> {
             case fmt::nonlinearity::identity: return larger(arg, weight + arg);
             case fmt::nonlinearity::relu2: return larger(larger(arg, real(2) * arg), weight + real(2) * arg);
             case fmt::nonlinearity::product: {
-                // The longest group multiplies that many arguments (in double, then weighted and rounded).
-                const std::uint32_t* g = map.view<section::groups>().data + s.group_index;
+                // The longest group multiplies that many arguments (then weighted and rounded); a block
+                // product multiplies its degree's, proj_count / block_size.
                 std::uint32_t longest = 0;
-                for (std::uint32_t j = 0; j < s.arg_count; ++j) longest = g[j + 1] - g[j] > longest ? g[j + 1] - g[j] : longest;
+                if ((s.flags & fmt::segment_flag_block_product) != 0) {
+                    longest = s.proj_count / map.meta->block_size;
+                } else {
+                    const std::uint32_t* g = map.view<section::groups>().data + s.group_index;
+                    for (std::uint32_t j = 0; j < s.arg_count; ++j) longest = g[j + 1] - g[j] > longest ? g[j + 1] - g[j] : longest;
+                }
                 const real p = larger(arg, real(0)) * real(longest);
                 return larger(p, weight + p);
             }

@@ -137,19 +137,49 @@ accumulator sum_of_squares(const float* x, std::size_t n, accumulator s) {
     return ((partial[0] + partial[1]) + (partial[2] + partial[3])) + ((partial[4] + partial[5]) + (partial[6] + partial[7]));
 }
 
-// x'_i = (x_i - shift_i) * scale_i, the model file's input pre-processing (PREP), in float.
-inline float shifted_scaled(const map_state& map, const float* x, std::uint32_t i) {
-    const std::uint32_t d = map.meta->input_dim;
-    const float* prep = map.view<section::preprocess>().data;
-    return (x[i] - prep[i]) * prep[d + i];
+// PREP's x'_i = (x_i - shift_i) * scale_i (the model file's input pre-processing), in float, into x_work. An
+// x'_i is not finite for a non-finite x_i, and for a finite x_i far from the shift times a large scale.
+void apply_prep(const map_state& map, const float* x, float* x_work) {
+    const std::size_t d = map.meta->input_dim;
+    const float* shift = map.view<section::preprocess>().data;
+    const float* scale = shift + d;  // pointers and a size_t index, so the loop vectorises
+    for (std::size_t i = 0; i < d; ++i) x_work[i] = (x[i] - shift[i]) * scale[i];
 }
 
-// x_work = x after PREP (when present), unit-normalised when the map asks (zero stays zero), zero
-// padding, appended value.
-void preprocess(const map_state& map, const float* x, float* x_work) {
+// Whether PREP's x' of x is finite, without storing it: the same float operations as apply_prep, checked
+// branch-free with K independent flags as all_finite (so it vectorises).
+bool prep_finite(const map_state& map, const float* x) {
+    constexpr std::size_t K = 16;
+    const std::size_t d = map.meta->input_dim;
+    const float* shift = map.view<section::preprocess>().data;
+    const float* scale = shift + d;
+    std::uint32_t bad[K] = {};
+    std::size_t i = 0;
+    for (; i + K <= d; i += K) {
+        for (std::size_t k = 0; k < K; ++k) {
+            const float v = (x[i + k] - shift[i + k]) * scale[i + k];
+            std::uint32_t u;
+            std::memcpy(&u, &v, sizeof u);
+            bad[k] |= std::uint32_t((u & 0x7f800000u) == 0x7f800000u);
+        }
+    }
+    std::uint32_t any = 0;
+    for (std::size_t k = 0; k < K; ++k) any |= bad[k];
+    for (; i < d; ++i) {
+        const float v = (x[i] - shift[i]) * scale[i];
+        std::uint32_t u;
+        std::memcpy(&u, &v, sizeof u);
+        any |= std::uint32_t((u & 0x7f800000u) == 0x7f800000u);
+    }
+    return any == 0;
+}
+
+// x_work = x after PREP (when present; already in x_work when prep_applied), unit-normalised when the map
+// asks (zero stays zero), zero padding, appended value.
+void preprocess(const map_state& map, const float* x, float* x_work, bool prep_applied) {
     const fmt::map_meta& m = *map.meta;
     if (map.view<section::preprocess>().present()) {
-        for (std::uint32_t i = 0; i < m.input_dim; ++i) x_work[i] = shifted_scaled(map, x, i);
+        if (!prep_applied) apply_prep(map, x, x_work);
         x = x_work;  // normalisation below reads and writes in place
     }
     // x / |x|, as x s / |x s| with s = power_of_two_scale (in double the same bits as without s).
@@ -188,6 +218,13 @@ void product_segment(const map_state& map, const fmt::feature_segment& s, const 
     }
 }
 
+// segment_flag_block_product: out[j] = w * prod_{l < k} (s * t[l * block_size + j]), k = proj_count / block_size,
+// in float by the ISA's kernel (verify_map allows block products only on hadamard maps, whose builds keep it).
+void block_product_segment(const map_state& map, const fmt::feature_segment& s, const float* t, float* out) {
+    const std::uint32_t stride = map.meta->block_size;
+    map.kernels->block_product(t, stride, s.proj_count / stride, s.arg_count, s.scale, s.weight, out);
+}
+
 // The feature stage for one vector: t (projection_dim) -> out (output_dim).
 void features(const map_state& map, const float* t, float* out) {
     const section_view<fmt::feature_segment> segments = map.view<section::segments>();
@@ -200,7 +237,10 @@ void features(const map_state& map, const float* t, float* out) {
         float* out0 = out + s.out_begin;
         const auto kind = static_cast<fmt::nonlinearity>(s.nonlinearity);
         if (kind == fmt::nonlinearity::product) {
-            product_segment(map, s, ts, out0);
+            if ((s.flags & fmt::segment_flag_block_product) != 0)
+                block_product_segment(map, s, ts, out0);
+            else
+                product_segment(map, s, ts, out0);
             continue;
         }
         // cos_sin writes its sin block, and reflected segments their f(-a) block, after the first block.
@@ -230,11 +270,19 @@ void features(const map_state& map, const float* t, float* out) {
 }
 
 // meta_flag_gaussian_prefactor: every output times exp(-|x'|^2 / 2), x' the input after PREP (the first
-// input_dim values of x_work). The factor is at most 1, so it cannot take a finite output out of range.
+// input_dim values of x_work). The factor is at most 1, so it cannot take a finite output out of range. A
+// normal float factor scales in float (a loop that vectorises: the outputs within a float rounding of the
+// double product); a smaller one, for inputs far from the shift, in double as before (float(factor) would
+// lose its bits or flush to zero).
 void apply_gaussian_prefactor(const map_state& map, const float* x_work, float* out) {
     const fmt::map_meta& m = *map.meta;
     const accumulator factor = std::exp(accumulator(-0.5) * sum_of_squares(x_work, m.input_dim, accumulator(1)));
-    for (std::uint32_t i = 0; i < m.output_dim; ++i) out[i] = static_cast<float>(factor * accumulator(out[i]));
+    if (factor >= accumulator(std::numeric_limits<float>::min())) {
+        const float f = static_cast<float>(factor);
+        for (std::uint32_t i = 0; i < m.output_dim; ++i) out[i] *= f;
+    } else {
+        for (std::uint32_t i = 0; i < m.output_dim; ++i) out[i] = static_cast<float>(factor * accumulator(out[i]));
+    }
 }
 
 // Whether pre-processing would copy x unchanged (no PREP, normalisation, padding or appended value).
@@ -245,25 +293,23 @@ bool preprocess_is_copy(const map_state& map) {
            m.input_append == 0.0;
 }
 
-// x is finite, and so is PREP's x' (a finite x far from the shift times a large scale could overflow).
+// x is finite, and so is PREP's x' (a finite x far from the shift times a large scale could overflow). With
+// PREP the check of x' covers x: a non-finite x_i gives a non-finite x'_i (shift and scale are finite).
 bool input_finite(const map_state& map, const float* x) {
-    const std::uint32_t d = map.meta->input_dim;
-    if (!all_finite(x, d)) return false;
-    if (!map.view<section::preprocess>().present()) return true;
-    bool finite = true;
-    for (std::uint32_t i = 0; i < d; ++i) finite &= std::isfinite(shifted_scaled(map, x, i));
-    return finite;
+    if (map.view<section::preprocess>().present()) return prep_finite(map, x);
+    return all_finite(x, map.meta->input_dim);
 }
 
 // `rows` vectors already checked: pre-process, project (the projection's batched path when rows > 1), features.
 // When pre-processing is a copy and the rows are contiguous, the projection reads x itself (projections
-// take const x and unaligned loads), which saves the copy.
+// take const x and unaligned loads), which saves the copy. prep_applied: one row whose PREP'd x' is already
+// in w.x_work (transform's single vector, checked there).
 void run_rows(const map_state& map, const workspace_layout& w, const float* x, std::size_t x_stride,
-              std::size_t rows, float* out, std::size_t out_stride) {
+              std::size_t rows, float* out, std::size_t out_stride, bool prep_applied = false) {
     const fmt::map_meta& m = *map.meta;
     const float* x_work = x;
     if (!preprocess_is_copy(map) || (rows > 1 && x_stride != m.work_dim)) {
-        for (std::size_t r = 0; r < rows; ++r) preprocess(map, x + r * x_stride, w.x_work + r * m.work_dim);
+        for (std::size_t r = 0; r < rows; ++r) preprocess(map, x + r * x_stride, w.x_work + r * m.work_dim, prep_applied);
         x_work = w.x_work;
     }
     const projection_ops* ops = map.ops;
@@ -314,8 +360,12 @@ status transform(const map& m, const float* x, std::size_t x_dim, float* out, st
     if (x_dim != map->meta->input_dim) return status::wrong_dimension;
     if (out_dim < map->meta->output_dim) return status::output_too_small;
     if (workspace == nullptr || workspace_size < bytes_for_rows(*map, 1)) return status::workspace_too_small;
-    if (!input_finite(*map, x)) return status::non_finite_input;
-    run_rows(*map, carve(*map, 1, workspace), x, x_dim, 1, out, out_dim);
+    const workspace_layout w = carve(*map, 1, workspace);
+    // With PREP, x' is computed once, into the workspace, and checked there (out still untouched).
+    const bool prep = map->view<section::preprocess>().present();
+    if (prep) apply_prep(*map, x, w.x_work);
+    if (!all_finite(prep ? w.x_work : x, x_dim)) return status::non_finite_input;
+    run_rows(*map, w, x, x_dim, 1, out, out_dim, prep);
     return status::ok;
 }
 

@@ -123,6 +123,18 @@ status check_groups(const map_state& v, const fmt::feature_segment& s) {
     return status::ok;
 }
 
+// A block product: on a hadamard map (the projection whose build keeps the block_product kernel,
+// projection_list.def), degree k = proj_count / block_size >= 1, its k factor blocks inside the projections
+// (checked by the caller's proj range), at most block_size features, and scalar scale and weight only.
+status check_block_product(const map_state& v, const fmt::feature_segment& s) {
+    if (v.meta->projection != static_cast<std::uint32_t>(fmt::projection::hadamard)) return status::bad_meta;
+    const std::uint32_t stride = v.meta->block_size;
+    if (stride == 0 || s.proj_count % stride != 0 || s.arg_count > stride) return status::bad_meta;
+    if (s.scale_index != fmt::no_index || s.weight_index != fmt::no_index || s.group_index != fmt::no_index)
+        return status::bad_meta;
+    return status::ok;
+}
+
 status check_segment(const map_state& v, const fmt::feature_segment& s, std::uint64_t expected_out_begin,
                      std::uint64_t* out_end) {
     const fmt::map_meta& m = *v.meta;
@@ -130,10 +142,13 @@ status check_segment(const map_state& v, const fmt::feature_segment& s, std::uin
     const auto kind = static_cast<fmt::nonlinearity>(s.nonlinearity);
     if (!nonlinearity_built(kind)) return status::unknown_nonlinearity;
     if (!fits_convention(kind, m.output_convention)) return status::bad_meta;
-    if ((s.flags & ~(fmt::segment_flag_reflect | fmt::segment_flag_indexed_rows)) != 0) return status::bad_meta;
+    constexpr std::uint32_t known_flags = fmt::segment_flag_reflect | fmt::segment_flag_indexed_rows | fmt::segment_flag_block_product;
+    if ((s.flags & ~known_flags) != 0) return status::bad_meta;
     const bool reflect = (s.flags & fmt::segment_flag_reflect) != 0;
     const bool product = kind == fmt::nonlinearity::product;
-    if ((s.flags & fmt::segment_flag_indexed_rows) != 0 && !product) return status::bad_meta;
+    const bool block_product = (s.flags & fmt::segment_flag_block_product) != 0;
+    if ((s.flags & fmt::segment_flag_indexed_rows) != 0 && (!product || block_product)) return status::bad_meta;
+    if (block_product && !product) return status::bad_meta;
     if (reflect && (kind == fmt::nonlinearity::cos_sin || kind == fmt::nonlinearity::cos_phase || product))
         return status::bad_meta;
     if (s.proj_count == 0 || s.arg_count == 0) return status::bad_meta;
@@ -154,6 +169,7 @@ status check_segment(const map_state& v, const fmt::feature_segment& s, std::uin
     const bool wants_phase = kind == fmt::nonlinearity::cos_phase;
     if (wants_phase != (s.phase_index != fmt::no_index)) return status::bad_meta;
     if (!index_range_ok(s.phase_index, s.arg_count, v.view<section::phases>().count)) return status::index_out_of_range;
+    if (block_product) return check_block_product(v, s);
     if (product) return check_groups(v, s);
     if (s.group_index != fmt::no_index) return status::bad_meta;
     return status::ok;

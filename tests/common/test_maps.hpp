@@ -88,4 +88,17 @@ std::vector<T> section_values(const offline::map_contents& map, std::uint32_t ta
     return {};
 }
 
+// A maclaurin-opt map's sketched features per degree, features[k - 2] for k = 2 .. the largest degree it
+// keeps: its block product segments' counts, each of degree proj_count / block_size.
+inline std::vector<std::uint32_t> sketched_features_per_degree(const offline::map_contents& map) {
+    std::vector<std::uint32_t> features;
+    for (const format::feature_segment& s : section_values<format::feature_segment>(map, format::tag::segments)) {
+        if ((s.flags & format::segment_flag_block_product) == 0) continue;
+        const std::uint32_t degree = s.proj_count / map.meta.block_size;
+        if (features.size() < degree - 1) features.resize(degree - 1, 0);
+        features[degree - 2] += s.arg_count;
+    }
+    return features;
+}
+
 }  // namespace kfm::test

@@ -1,12 +1,15 @@
 // The runtime pieces maclaurin-opt adds, on a built map: the gaussian prefactor (every output, the constant
-// included, times exp(-|x'|^2/2) of the PREP'd input), indexed product rows (entry k reads INDX[k]) and
-// one-stage hadamard blocks (repeats = 1), against a double-precision reference of the map's own sections;
-// and open()'s refusals of malformed indexed products, flags and stage counts.
+// included, times exp(-|x'|^2/2) of the PREP'd input), block products (factor l of feature j reads
+// t[proj_begin + l block_size + j]), indexed product rows (entry k reads INDX[k], the layout of earlier
+// files, here hand-built from the block products) and one-stage hadamard blocks (repeats = 1), against a
+// double-precision reference of the map's own sections; and open()'s refusals of malformed block and
+// indexed products, flags and stage counts.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "common/stats_util.hpp"
@@ -40,6 +43,12 @@ offline::section* find(map_contents& map, std::uint32_t tag) {
     return nullptr;
 }
 
+bool has_section(const map_contents& map, std::uint32_t tag) {
+    for (const auto& s : map.sections)
+        if (s.tag == tag) return true;
+    return false;
+}
+
 template <class T>
 T* data_of(map_contents& map, std::uint32_t tag) {
     return reinterpret_cast<T*>(find(map, tag)->bytes.data());
@@ -63,8 +72,8 @@ std::vector<double> hadamard(std::vector<double> v) {
     return v;
 }
 
-// phi(x) from the map's sections in double: PREP, one H D stage per block, the identity segment, the
-// indexed products, the constant, the prefactor.
+// phi(x) from the map's sections in double: PREP, one H D stage per block, the identity segment, the block
+// or indexed products, the constant, the prefactor.
 std::vector<double> reference(const map_contents& map, const std::vector<float>& x) {
     const fmt::map_meta& m = map.meta;
     const auto prep = section_values<float>(map, fmt::tag::preprocess);
@@ -96,7 +105,12 @@ std::vector<double> reference(const map_contents& map, const std::vector<float>&
                 continue;
             }
             double p = s.weight;
-            for (std::uint32_t k = groups[s.group_index + j]; k < groups[s.group_index + j + 1]; ++k) p *= double(s.scale) * t[rows[k]];
+            if ((s.flags & fmt::segment_flag_block_product) != 0) {
+                for (std::uint32_t l = 0; l < s.proj_count / d2; ++l) p *= double(s.scale) * t[s.proj_begin + l * d2 + j];
+            } else {
+                for (std::uint32_t k = groups[s.group_index + j]; k < groups[s.group_index + j + 1]; ++k)
+                    p *= double(s.scale) * t[s.proj_begin + rows[k]];
+            }
             out[s.out_begin + j] = p;
         }
     out[m.output_dim - 1] = 1.0;
@@ -104,19 +118,40 @@ std::vector<double> reference(const map_contents& map, const std::vector<float>&
     return out;
 }
 
-}  // namespace
+// The same map in the indexed-rows layout: each block product segment becomes an indexed product over the
+// whole projection whose group j lists its factors' rows proj_begin + l d2 + j (GRPS and INDX added).
+map_contents as_indexed_rows(map_contents map) {
+    const std::uint32_t d2 = map.meta.block_size;
+    std::vector<std::uint32_t> groups, rows;
+    offline::section* segments = find(map, fmt::tag::segments);
+    auto* s = reinterpret_cast<fmt::feature_segment*>(segments->bytes.data());
+    for (std::uint64_t i = 0; i < segments->count; ++i) {
+        if ((s[i].flags & fmt::segment_flag_block_product) == 0) continue;
+        const std::uint32_t degree = s[i].proj_count / d2;
+        s[i].group_index = std::uint32_t(groups.size());
+        for (std::uint32_t j = 0; j < s[i].arg_count; ++j) {
+            groups.push_back(std::uint32_t(rows.size()));
+            for (std::uint32_t l = 0; l < degree; ++l) rows.push_back(s[i].proj_begin + l * d2 + j);
+        }
+        groups.push_back(std::uint32_t(rows.size()));
+        s[i].flags = fmt::segment_flag_indexed_rows;
+        s[i].proj_begin = 0;
+        s[i].proj_count = map.meta.projection_dim;
+    }
+    map.sections.push_back(offline::make_u32_section(fmt::tag::groups, groups));
+    map.sections.push_back(offline::make_u32_section(fmt::tag::indices, rows));
+    return map;
+}
 
-TEST_CASE("maclaurin-opt runtime: phi(x) is the prefactor times the H D blocks' identity, indexed products and constant") {
-    const map_contents map = built();
-    REQUIRE(map.meta.repeats == 1);
-    REQUIRE(map.meta.block_count >= 2);
+// Every output of the opened map within 1e-5 of the largest of the double reference (float transforms and
+// products; the largest is the constant's prefactor).
+void check_against_reference(const map_contents& map) {
     const opened_map opened = map_from_contents(map);
     for (int r = 0; r < 4; ++r) {
         std::vector<float> x(d);
         for (unsigned i = 0; i < d; ++i) x[i] = float(0.4 * std::cos(1.3 * r + i) + 0.3 * i);
         const std::vector<float> got = transform_one(opened, x);
         const std::vector<double> want = reference(map, x);
-        // Float transforms and products: within 1e-5 of the largest output (the constant's prefactor).
         double largest = 0.0;
         for (double v : want) largest = std::max(largest, std::fabs(v));
         for (std::size_t i = 0; i < want.size(); ++i) {
@@ -126,6 +161,45 @@ TEST_CASE("maclaurin-opt runtime: phi(x) is the prefactor times the H D blocks' 
             CHECK(std::fabs(double(got[i]) - want[i]) <= 1e-5 * largest);
         }
     }
+}
+
+// The block product segments' passes: (degree, features) per segment.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> passes(const map_contents& map) {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+    for (const fmt::feature_segment& s : section_values<fmt::feature_segment>(map, fmt::tag::segments))
+        if ((s.flags & fmt::segment_flag_block_product) != 0) out.push_back({s.proj_count / map.meta.block_size, s.arg_count});
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("maclaurin-opt runtime: phi(x) is the prefactor times the H D blocks' identity, block products and constant") {
+    const map_contents map = built();
+    REQUIRE(map.meta.repeats == 1);
+    REQUIRE(!has_section(map, fmt::tag::indices));
+    // Every pass of up to d2 features has blocks of its own: 1 + sum over passes of their degree blocks.
+    const auto p = passes(map);
+    REQUIRE(p.size() >= 2);
+    std::uint32_t blocks = 1, out = map.meta.block_size;
+    for (const auto& [degree, count] : p) {
+        CHECK(count <= map.meta.block_size);
+        blocks += degree;
+        out += count;
+    }
+    CHECK(map.meta.block_count == blocks);
+    CHECK(out + 1 == map.meta.output_dim);
+    check_against_reference(map);
+}
+
+TEST_CASE("maclaurin-opt runtime: a hand-built indexed-rows map of the same features maps as its reference and as the block products") {
+    const map_contents map = built();
+    const map_contents indexed = as_indexed_rows(map);
+    REQUIRE(has_section(indexed, fmt::tag::indices));
+    check_against_reference(indexed);
+    const opened_map a = map_from_contents(map), b = map_from_contents(indexed);
+    const std::vector<float> x{0.9f, -0.2f, 1.4f, 0.3f, 0.0f, 2.1f};
+    const std::vector<float> ya = transform_one(a, x), yb = transform_one(b, x);
+    for (std::size_t i = 0; i < ya.size(); ++i) CHECK(double(ya[i]) == doctest::Approx(yb[i]).epsilon(1e-6).scale(1e-6));
 }
 
 TEST_CASE("maclaurin-opt runtime: without the prefactor flag every output is exp(|x'|^2/2) times larger") {
@@ -142,33 +216,81 @@ TEST_CASE("maclaurin-opt runtime: without the prefactor flag every output is exp
     for (std::size_t i = 0; i < a.size(); ++i) CHECK(double(a[i]) == doctest::Approx(std::exp(-0.5 * norm2) * b[i]).epsilon(1e-6));
 }
 
-TEST_CASE("maclaurin-opt runtime: open refuses malformed indexed products, flags and stage counts") {
+TEST_CASE("maclaurin-opt runtime: an input whose PREP'd x' is not finite is refused, the outputs untouched, single and batch") {
+    map_contents map = built();
+    float* prep = data_of<float>(map, fmt::tag::preprocess);
+    for (unsigned i = 0; i < d; ++i) prep[d + i] = 2.0f;  // scale 2: a finite x near the float limit overflows
+    const opened_map opened = map_from_contents(map);
+    const std::uint32_t D = map.meta.output_dim;
+    std::vector<std::uint8_t> ws(kfm::workspace_bytes(opened.view(), 2));
+    const std::vector<float> good{0.9f, -0.2f, 1.4f, 0.3f, 0.0f, 2.1f};
+    for (float bad : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                      std::numeric_limits<float>::max()}) {
+        CAPTURE(bad);
+        std::vector<float> x = good;
+        x[3] = bad;
+        std::vector<float> out(D, -7.0f);
+        CHECK(kfm::transform(opened.view(), x.data(), d, out.data(), D, ws.data(), ws.size()) == status::non_finite_input);
+        CHECK(out == std::vector<float>(D, -7.0f));
+        // The second row bad: the first is not written either.
+        std::vector<float> xs = good;
+        xs.insert(xs.end(), x.begin(), x.end());
+        std::vector<float> outs(2 * D, -7.0f);
+        CHECK(kfm::transform_batch(opened.view(), xs.data(), 2, d, d, outs.data(), D, ws.data(), ws.size()) ==
+              status::non_finite_input);
+        CHECK(outs == std::vector<float>(2 * D, -7.0f));
+    }
+    std::vector<float> out(D);
+    CHECK(kfm::transform(opened.view(), good.data(), d, out.data(), D, ws.data(), ws.size()) == status::ok);
+}
+
+TEST_CASE("maclaurin-opt runtime: open refuses malformed block and indexed products, flags and stage counts") {
     CHECK(open_status(built()) == status::ok);
+    CHECK(open_status(as_indexed_rows(built())) == status::ok);
     struct mutation {
         const char* name;
+        bool indexed;  // on the hand-built indexed-rows form
         void (*apply)(map_contents&);
         status expected;
     };
+    // The first block product segment (segment 0 is the identity).
+    static constexpr auto product = [](map_contents& m) { return &data_of<fmt::feature_segment>(m, fmt::tag::segments)[1]; };
     const mutation mutations[] = {
-        {"index at proj_count", [](map_contents& m) { data_of<std::uint32_t>(m, fmt::tag::indices)[3] = m.meta.projection_dim; },
+        {"block product degree not a whole number of blocks", false, [](map_contents& m) { product(m)->proj_count -= 1; },
+         status::bad_meta},
+        {"block product with more features than a block", false, [](map_contents& m) { product(m)->arg_count = m.meta.block_size + 1; },
+         status::bad_meta},
+        {"block product past the projections", false, [](map_contents& m) { product(m)->proj_begin = m.meta.projection_dim - m.meta.block_size; },
          status::index_out_of_range},
-        {"no INDX", [](map_contents& m) { m.sections.erase(m.sections.begin() + (find(m, fmt::tag::indices) - m.sections.data())); },
+        {"block product with a group index", false, [](map_contents& m) { product(m)->group_index = 0; }, status::bad_meta},
+        {"block product also indexed", false, [](map_contents& m) { product(m)->flags |= fmt::segment_flag_indexed_rows; },
+         status::bad_meta},
+        {"block product flag on the identity segment", false, [](map_contents& m) {
+             data_of<fmt::feature_segment>(m, fmt::tag::segments)[0].flags = fmt::segment_flag_block_product;
+         }, status::bad_meta},
+        {"block product on a fastfood map", false, [](map_contents& m) {
+             m.meta.projection = static_cast<std::uint32_t>(fmt::projection::fastfood);
+         }, status::bad_meta},
+        {"unknown segment flag bit 3", false, [](map_contents& m) { product(m)->flags |= 1u << 3; }, status::bad_meta},
+        {"index at proj_count", true, [](map_contents& m) { data_of<std::uint32_t>(m, fmt::tag::indices)[3] = m.meta.projection_dim; },
+         status::index_out_of_range},
+        {"no INDX", true, [](map_contents& m) { m.sections.erase(m.sections.begin() + (find(m, fmt::tag::indices) - m.sections.data())); },
          status::missing_section},
-        {"groups past INDX", [](map_contents& m) {
+        {"groups past INDX", true, [](map_contents& m) {
              auto* idx = find(m, fmt::tag::indices);
              idx->count -= 1;
              idx->bytes.resize(idx->bytes.size() - 4);
          }, status::index_out_of_range},
-        {"indexed flag on the identity segment", [](map_contents& m) {
+        {"indexed flag on the identity segment", true, [](map_contents& m) {
              data_of<fmt::feature_segment>(m, fmt::tag::segments)[0].flags = fmt::segment_flag_indexed_rows;
          }, status::bad_meta},
-        {"unknown meta flag bit 2", [](map_contents& m) { m.meta.flags |= 1u << 2; }, status::bad_meta},
-        {"two hadamard stages", [](map_contents& m) { m.meta.repeats = 2; }, status::bad_meta},
-        {"INDX on a fastfood map", [](map_contents& m) { m.meta.projection = static_cast<std::uint32_t>(fmt::projection::fastfood); },
+        {"unknown meta flag bit 2", false, [](map_contents& m) { m.meta.flags |= 1u << 2; }, status::bad_meta},
+        {"two hadamard stages", false, [](map_contents& m) { m.meta.repeats = 2; }, status::bad_meta},
+        {"INDX on a fastfood map", true, [](map_contents& m) { m.meta.projection = static_cast<std::uint32_t>(fmt::projection::fastfood); },
          status::unexpected_section},
     };
     for (const mutation& mu : mutations) {
-        map_contents map = built();
+        map_contents map = mu.indexed ? as_indexed_rows(built()) : built();
         mu.apply(map);
         INFO(mu.name);
         CHECK(open_status(map) == mu.expected);

@@ -75,11 +75,8 @@ TEST_CASE("maclaurin-opt allocation: the estimate predicts the built maps' mean 
         offline::build_options o = options(features);
         const offline::map_contents first = offline::build_map(o);
         const std::vector<double> rows = centred_rows(o, first);
-        std::vector<std::uint32_t> allocation;
-        const auto groups = section_values<std::uint32_t>(first, fmt::tag::groups);
-        for (const fmt::feature_segment& s : section_values<fmt::feature_segment>(first, fmt::tag::segments))
-            if (s.nonlinearity == static_cast<std::uint32_t>(fmt::nonlinearity::product)) allocation.push_back(s.arg_count);
-        REQUIRE(!groups.empty());
+        const std::vector<std::uint32_t> allocation = sketched_features_per_degree(first);
+        REQUIRE(!allocation.empty());
         const double estimate = offline::estimated_gram_error(rows, d, gaussian, allocation);
         double measured = 0.0;
         constexpr unsigned seeds = 200;
@@ -91,8 +88,8 @@ TEST_CASE("maclaurin-opt allocation: the estimate predicts the built maps' mean 
         }
         MESSAGE("D " << features << ", degrees 2.." << allocation.size() + 1 << ": estimate " << estimate << ", measured "
                      << measured);
-        // The estimate leaves out the correlations between features (rows of one block, blocks shared by
-        // the degrees): within a factor of 2 of the measured error.
+        // The estimate leaves out the correlations between features (the rows of one pass's blocks): within
+        // a factor of 2 of the measured error.
         CHECK(measured > 0.5 * estimate);
         CHECK(measured < 2.0 * estimate);
     }
@@ -182,9 +179,7 @@ TEST_CASE("maclaurin-opt allocation: the polynomial-sphere estimate predicts the
     for (unsigned features : {24u, 128u}) {
         offline::build_options o = polynomial_options(features, 3, 2.0);
         const offline::map_contents first = offline::build_map(o);
-        std::vector<std::uint32_t> allocation;
-        for (const fmt::feature_segment& s : section_values<fmt::feature_segment>(first, fmt::tag::segments))
-            if (s.nonlinearity == static_cast<std::uint32_t>(fmt::nonlinearity::product)) allocation.push_back(s.arg_count);
+        const std::vector<std::uint32_t> allocation = sketched_features_per_degree(first);
         REQUIRE(!allocation.empty());
         const offline::dot_product_series series = offline::polynomial_sphere_series(3, 2.0);
         const double estimate = offline::estimated_gram_error(unit_rows(o), d, series, allocation);

@@ -38,14 +38,9 @@ offline::build_options options_with_data(unsigned features, unsigned p, double a
     return o;
 }
 
-// The largest degree the map keeps: its product segments' group lengths.
+// The largest degree the map keeps (1 when it sketches none).
 unsigned largest_degree(const offline::map_contents& map) {
-    const auto groups = section_values<std::uint32_t>(map, fmt::tag::groups);
-    unsigned largest = 1;
-    for (const fmt::feature_segment& s : section_values<fmt::feature_segment>(map, fmt::tag::segments))
-        if (s.nonlinearity == static_cast<std::uint32_t>(fmt::nonlinearity::product))
-            largest = std::max(largest, groups[s.group_index + 1] - groups[s.group_index]);
-    return largest;
+    return unsigned(sketched_features_per_degree(map).size()) + 1;
 }
 
 // sum_{k <= largest} c_k z^k, z = x^.y^.

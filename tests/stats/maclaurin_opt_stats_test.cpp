@@ -46,13 +46,11 @@ std::vector<double> centred(const offline::map_contents& map, const std::vector<
     return out;
 }
 
-// The largest degree the map keeps: its product segments' group lengths.
+// The largest degree the map keeps: its block product segments' factor counts, proj_count / block_size.
 unsigned largest_degree(const offline::map_contents& map) {
-    const auto groups = section_values<std::uint32_t>(map, fmt::tag::groups);
     unsigned largest = 1;
     for (const fmt::feature_segment& s : section_values<fmt::feature_segment>(map, fmt::tag::segments))
-        if (s.nonlinearity == static_cast<std::uint32_t>(fmt::nonlinearity::product))
-            largest = std::max(largest, groups[s.group_index + 1] - groups[s.group_index]);
+        if ((s.flags & fmt::segment_flag_block_product) != 0) largest = std::max(largest, s.proj_count / map.meta.block_size);
     return largest;
 }
 

@@ -196,15 +196,24 @@ std::string recorded_option_text(const format::map_meta& m) {
 }
 
 // maclaurin-opt's allocation fitted to the data, as (degree, features) pairs: the constant (degree 0), the
-// identity segment's linear terms (degree 1), each product segment (its groups' length). Empty for other methods.
+// identity segment's linear terms (degree 1), the product segments of each degree (a block product's
+// proj_count / block_size, or an indexed product's group length; one entry per degree, its passes summed).
+// Empty for other methods.
 std::vector<std::pair<std::uint32_t, std::uint32_t>> maclaurin_degrees(const kfm::map& v, const format::map_meta& m) {
     std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
     if (m.method != static_cast<std::uint32_t>(format::method::maclaurin_opt)) return out;
     out.push_back({0, 1});
     const std::span<const std::uint32_t> groups = groups_of(v);
     for (const format::feature_segment& s : segments_of(v)) {
-        const bool product = s.nonlinearity == static_cast<std::uint32_t>(format::nonlinearity::product);
-        out.push_back({product ? groups[s.group_index + 1] - groups[s.group_index] : 1u, s.arg_count});
+        std::uint32_t degree = 1;
+        if ((s.flags & format::segment_flag_block_product) != 0)
+            degree = s.proj_count / m.block_size;
+        else if (s.nonlinearity == static_cast<std::uint32_t>(format::nonlinearity::product))
+            degree = groups[s.group_index + 1] - groups[s.group_index];
+        if (out.back().first == degree)
+            out.back().second += s.arg_count;
+        else
+            out.push_back({degree, s.arg_count});
     }
     return out;
 }

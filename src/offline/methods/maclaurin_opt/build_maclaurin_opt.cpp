@@ -4,12 +4,12 @@
 // as PREP),
 //   k(x, y) = exp(-|x'|^2/2) exp(-|y'|^2/2) exp(x'.y'),   exp(z) = sum_k z^k / k!,
 // and phi(x) = exp(-|x'|^2/2) [H D x' (d2 values, degree 1: exact, H D orthogonal), degree-k sketches for
-// k = 2..K, 1 (degree 0)]. A degree-k feature is sqrt(1 / (k! D_k)) prod_{l < k} sqrt(d2) (B_l x')_{a_l}, B_l
-// = H D the l-th block of the hadamard projection (one stage, independent signs) and a_l a row drawn
-// TensorSRHT-style (a fresh random permutation of the d2 rows per pass of d2 features): the sign flip
-// makes E[d2 (B x)_a (B y)_a] = x.y for every row a, and the blocks are independent, so each feature's
-// product is unbiased for (x'.y')^k. The degrees kept and D_k come from the data (degree_allocation.hpp);
-// degrees above K are dropped, the method's bias.
+// k = 2..K, 1 (degree 0)]. The degree-k features come in passes of up to d2; each pass has k blocks B_l = H D_l
+// of its own (fresh independent signs, TensorSRHT with fresh randomness per pass), and its feature j is
+// sqrt(1 / (k! D_k)) prod_{l < k} sqrt(d2) (B_l x')_j: the sign flip makes E[d2 (B x)_j (B y)_j] = x.y for
+// every row j, and the blocks are independent, so each feature's product is unbiased for (x'.y')^k. The
+// degrees kept and D_k come from the data (degree_allocation.hpp); degrees above K are dropped, the
+// method's bias.
 //
 // Polynomial-sphere: a dot-product kernel, not shift invariant, so no centring (no PREP); x' = x / |x| (the
 // runtime's meta_flag_normalize_input, as srf and gorf) and k = sum_{k <= p} c_k (x'.y')^k exactly
@@ -17,10 +17,10 @@
 // products, with no prefactor; degrees above p have c_k = 0, and with every degree 2..p kept the map is
 // unbiased.
 //
-// Runtime: the hadamard projection (K blocks; block 0 also gives the linear terms), an identity segment,
-// one product segment per degree whose groups index the blocks' rows (segment_flag_indexed_rows, INDX),
-// the constant in CNST, and (gaussian) meta_flag_gaussian_prefactor for exp(-|x'|^2/2). One Walsh-Hadamard
-// transform per block (repeats = 1).
+// Runtime: the hadamard projection (1 + sum_k k passes_k blocks of d2; block 0 gives the linear terms), an
+// identity segment, one block product segment per pass (segment_flag_block_product: factor l reads the
+// pass's block l, contiguous rows), the constant in CNST, and (gaussian) meta_flag_gaussian_prefactor for
+// exp(-|x'|^2/2). One Walsh-Hadamard transform per block (repeats = 1).
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -37,7 +37,7 @@
 namespace kfm::offline {
 namespace {
 
-enum stream : std::uint64_t { stream_signs = 1, stream_rows = 2 };
+enum stream : std::uint64_t { stream_signs = 1 };
 constexpr std::uint32_t hadamard_stages = 1;  // the hadamard projection with repeats = 1: H D blocks
 // The allocation reads at most this many rows of --data (evenly spaced, so it does not depend on the seed).
 constexpr std::size_t allocation_rows = 400;
@@ -136,35 +136,29 @@ double gaussian_input_log2_bound(const build_options& o, const std::vector<float
            0.5 * portable_log2(double(o.input_dim));
 }
 
-double factorial(unsigned k) {
-    double f = 1.0;
-    for (unsigned i = 2; i <= k; ++i) f *= i;
-    return f;
-}
-
-// A degree-k feature's weight, sqrt(c_k / D_k) (the gaussian's computed as 1 / sqrt(k! D_k)).
-double sketch_weight(const dot_product_series& series, unsigned degree, std::uint32_t count) {
-    if (series.gaussian) return 1.0 / std::sqrt(factorial(degree) * count);
-    return std::sqrt(series.coefficients[degree] / count);
-}
-
-// Row indices (into the projection) of every sketched feature, degree by degree: feature j of degree k
-// multiplies row a_l(j) of block l for l < k, a_l a fresh permutation of the d2 rows per pass of d2 features.
-std::vector<std::uint32_t> sketch_rows(const std::vector<std::uint32_t>& features, std::uint32_t d2, rng& r) {
-    std::vector<std::uint32_t> rows;
+// The sketched degrees' segments, degree k = i + 2 for features[i] > 0 features of weight
+// sqrt(coefficients[i] / features[i]) (the kernel's Maclaurin coefficient a_k over the degree's count): one
+// block product segment per pass of up to d2 features, its k factors the next k blocks of the projection from
+// first_block, its outputs from out_begin on. Returns the blocks they read.
+std::uint32_t append_sketch_segments(const std::vector<double>& coefficients, const std::vector<std::uint32_t>& features,
+                                     std::uint32_t d2, std::uint32_t first_block, std::uint32_t out_begin,
+                                     std::vector<format::feature_segment>& segments) {
+    std::uint32_t block = first_block, out = out_begin;
     for (std::size_t i = 0; i < features.size(); ++i) {
-        const unsigned degree = unsigned(i) + 2;
-        const std::uint32_t count = features[i];
-        std::vector<std::vector<std::uint32_t>> picks(degree);
-        for (std::uint32_t pass = 0; pass * d2 < count; ++pass)
-            for (unsigned l = 0; l < degree; ++l) {
-                const std::vector<std::uint32_t> p = random_permutation(d2, r);
-                picks[l].insert(picks[l].end(), p.begin(), p.end());
-            }
-        for (std::uint32_t j = 0; j < count; ++j)
-            for (unsigned l = 0; l < degree; ++l) rows.push_back(l * d2 + picks[l][j]);
+        const std::uint32_t degree = std::uint32_t(i) + 2;
+        const float weight = features[i] == 0 ? 0.0f : float(std::sqrt(coefficients[i] / double(features[i])));
+        for (std::uint32_t done = 0; done < features[i]; done += d2) {
+            const std::uint32_t count = std::min(d2, features[i] - done);
+            format::feature_segment s = make_segment(format::nonlinearity::product, block * d2, degree * d2, out,
+                                                     float(std::sqrt(double(d2))), weight);
+            s.arg_count = count;
+            s.flags = format::segment_flag_block_product;
+            segments.push_back(s);
+            block += degree;
+            out += count;
+        }
     }
-    return rows;
+    return block - first_block;
 }
 
 }  // namespace
@@ -200,35 +194,23 @@ map_contents build_maclaurin_opt(const build_options& o) {
         allocate_degrees(allocation_sample(o, shift, scale), d, series, budget, max_degree);
     if (budget > 0 && allocation.features.empty())
         throw std::invalid_argument("maclaurin-opt: the inputs' range leaves no degree 2 within the finite-output bound");
-    const std::uint32_t blocks = std::max<std::uint32_t>(1, allocation.largest_degree());
 
-    // The blocks' signs and the sketched features' rows.
+    // Segments: the d2 linear terms (block 0), then the sketched degrees' passes; the constant last.
+    const std::vector<double> coefficients(series.coefficients.begin() + 2,
+                                           series.coefficients.begin() + 2 + std::ptrdiff_t(allocation.features.size()));
+    std::vector<format::feature_segment> segments{
+        make_segment(format::nonlinearity::identity, 0, d2, 0, 1.0f, float(std::sqrt(series.coefficients[1])))};
+    const std::uint32_t blocks = 1 + append_sketch_segments(coefficients, allocation.features, d2, 1, d2, segments);
+    if (std::uint64_t(blocks) * d2 > format::max_dim)
+        throw std::invalid_argument("maclaurin-opt: the sketches need " + std::to_string(std::uint64_t(blocks) * d2) +
+                                    " projections, more than the limit of 2^24 (fewer features)");
+
+    // Every block's signs, independent.
     rng signs_rng(derive(o.seed, stream_signs));
     const std::uint32_t stride = format::hadamard_sign_stride(d2);
     std::vector<bool> signs(std::size_t(blocks) * hadamard_stages * stride, false);
     for (std::uint32_t b = 0; b < blocks * hadamard_stages; ++b)
         for (std::uint32_t j = 0; j < d2; ++j) signs[std::size_t(b) * stride + j] = signs_rng.rademacher() < 0;
-    rng rows_rng(derive(o.seed, stream_rows));
-    const std::vector<std::uint32_t> rows = sketch_rows(allocation.features, d2, rows_rng);
-
-    // Segments: the d2 linear terms, then one indexed product segment per degree; the constant last.
-    std::vector<format::feature_segment> segments{
-        make_segment(format::nonlinearity::identity, 0, d2, 0, 1.0f, float(std::sqrt(series.coefficients[1])))};
-    std::vector<std::uint32_t> groups;
-    std::uint32_t out = d2, entries = 0;
-    for (std::size_t i = 0; i < allocation.features.size(); ++i) {
-        const unsigned degree = unsigned(i) + 2;
-        const std::uint32_t count = allocation.features[i];
-        format::feature_segment s = make_segment(format::nonlinearity::product, 0, blocks * d2, out, float(std::sqrt(double(d2))),
-                                                 float(sketch_weight(series, degree, count)));
-        s.arg_count = count;
-        s.flags = format::segment_flag_indexed_rows;
-        s.group_index = std::uint32_t(groups.size());
-        for (std::uint32_t j = 0; j <= count; ++j) groups.push_back(entries + j * degree);
-        entries += count * degree;
-        segments.push_back(s);
-        out += count;
-    }
 
     map_contents map;
     format::map_meta& m = map.meta;
@@ -253,10 +235,6 @@ map_contents build_maclaurin_opt(const build_options& o) {
     m.seed = o.seed;
     map.sections.push_back(make_segments_section(segments));
     map.sections.push_back(make_bits_section(format::tag::signs, signs));
-    if (!groups.empty()) {
-        map.sections.push_back(make_u32_section(format::tag::groups, groups));
-        map.sections.push_back(make_u32_section(format::tag::indices, rows));
-    }
     map.sections.push_back(make_f32_section(format::tag::constants, {float(std::sqrt(series.coefficients[0]))}));
     if (!prep.empty()) map.sections.push_back(make_f32_section(format::tag::preprocess, prep));
     return map;
