@@ -203,7 +203,7 @@ map_contents build_maclaurin_opt(const build_options& o) {
     const std::uint32_t blocks = 1 + append_sketch_segments(coefficients, allocation.features, d2, 1, d2, segments);
     if (std::uint64_t(blocks) * d2 > format::max_dim)
         throw std::invalid_argument("maclaurin-opt: the sketches need " + std::to_string(std::uint64_t(blocks) * d2) +
-                                    " projections, more than the limit of 2^24 (fewer features)");
+                                    " projections, more than the limit of 2^24 (use fewer " + option_name(o, option::features) + ")");
 
     // Every block's signs, independent.
     rng signs_rng(derive(o.seed, stream_signs));
