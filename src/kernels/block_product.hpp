@@ -21,10 +21,17 @@ void block_product(const float* t, std::size_t stride, unsigned factors, std::si
     std::size_t j = 0;
     if constexpr (W > 1) {
         const vf<A> s = splat<A>(scale), w = splat<A>(weight);
-        for (; j + W <= n; j += W) {
-            vf<A> p = s * load_f<A>(t + j);
-            for (unsigned l = 1; l < factors; ++l) p = p * (s * load_f<A>(t + l * stride + j));
-            store_f<A>(out + j, w * p);
+        const auto lanes_from = [&](std::size_t first) {
+            vf<A> p = s * load_f<A>(t + first);
+            for (unsigned l = 1; l < factors; ++l) p = p * (s * load_f<A>(t + l * stride + first));
+            store_f<A>(out + first, w * p);
+        };
+        for (; j + W <= n; j += W) lanes_from(j);
+        // A partial last vector (a pass of d2 - (k - 1) features) as the last W features again: they are
+        // recomputed with the same operations, so the overlap writes the same bits.
+        if (j < n && n >= W) {
+            lanes_from(n - W);
+            return;
         }
     }
     for (; j < n; ++j) {
