@@ -413,21 +413,23 @@ void check_features(const kernel_table& t, test_rng& rng) {
 void check_block_product(const kernel_table& t, test_rng& rng) {
     for (unsigned factors = 1; factors <= 8; ++factors)
         for (std::size_t n : {std::size_t(1), std::size_t(3), std::size_t(8), std::size_t(17), std::size_t(100)}) {
-            const std::size_t stride = n + 3;
-            for (std::size_t i = 0; i < stride * factors; ++i) buf_a[i] = rng.uniform(-2, 2);
-            buf_b[n] = 12345.0f;  // nothing written past n
-            const float scale = 1.4142135f, weight = -0.35f;
-            t.block_product(buf_a, stride, factors, n, scale, weight, buf_b);
-            double worst = 0;
-            bool ok = buf_b[n] == 12345.0f;
-            for (std::size_t j = 0; j < n; ++j) {
-                double want = weight;
-                for (unsigned l = 0; l < factors; ++l) want *= double(scale) * buf_a[l * stride + j];
-                const double error = std::fabs(buf_b[j] - want);
-                worst = max_d(worst, error);
-                ok = ok && error <= 2.0 * factors * 0x1p-24 * 1.001 * std::fabs(want);
+            for (std::size_t wider : {std::size_t(0), std::size_t(3)}) {  // a full block (wrapped rows) and a wider stride
+                const std::size_t stride = n + wider;
+                for (std::size_t i = 0; i < stride * factors; ++i) buf_a[i] = rng.uniform(-2, 2);
+                buf_b[n] = 12345.0f;  // nothing written past n
+                const float scale = 1.4142135f, weight = -0.35f;
+                t.block_product(buf_a, stride, factors, n, scale, weight, buf_b);
+                double worst = 0;
+                bool ok = buf_b[n] == 12345.0f;
+                for (std::size_t j = 0; j < n; ++j) {
+                    double want = weight;
+                    for (unsigned l = 0; l < factors; ++l) want *= double(scale) * buf_a[l * stride + (j + l) % stride];
+                    const double error = std::fabs(buf_b[j] - want);
+                    worst = max_d(worst, error);
+                    ok = ok && error <= 2.0 * factors * 0x1p-24 * 1.001 * std::fabs(want);
+                }
+                expect(ok, "block_product", "product of rotated factor rows", long(n * factors), worst);
             }
-            expect(ok, "block_product", "product of contiguous factor rows", long(n * factors), worst);
         }
     end_kernel("block_product");
 }

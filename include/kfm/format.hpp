@@ -217,20 +217,12 @@ inline constexpr std::uint32_t segment_flag_reflect = 1u << 0;  // also write f(
 // from its start) instead of proj_begin + k, so a feature may multiply rows of different blocks.
 inline constexpr std::uint32_t segment_flag_indexed_rows = 1u << 1;
 // Product segments only: the block product of degree k = proj_count / map_meta::block_size, feature j the
-// product over l < k of scale * t[proj_begin + l * (block_size + shift) + j] times weight (shift =
-// block_product_row_shift; j < arg_count <= block_product_capacity; no scale, weight or group arrays), so
-// each factor reads contiguous projections (maclaurin-opt).
+// product over l < k of scale * t[proj_begin + l * block_size + (j + l) mod block_size] times weight
+// (j < arg_count <= block_size; no scale, weight or group arrays), so each factor reads contiguous
+// projections (maclaurin-opt). Factor l starts l rows into its block: with the same row j of every factor,
+// (H D x)_j (H D' x)_j of Sylvester-Hadamard blocks sums D_a D'_a x_a^2 into every feature alike
+// (h_j(a) h_j(b) = h_j(a xor b)), which correlates a pass's features; rows j and j + l do not.
 inline constexpr std::uint32_t segment_flag_block_product = 1u << 2;
-// Factor l of a block product starts l rows into its block when the degree is at most block_size (else at
-// its first row): in a Sylvester-Hadamard block (H D x)_j (H D' x)_j sums D_a D'_a x_a^2 into every row j
-// alike (h_j(a) h_j(b) = h_j(a xor b)), which correlates all features of a pass; rows j and j + l do not.
-inline constexpr std::uint32_t block_product_row_shift(std::uint32_t degree, std::uint32_t block_size) {
-    return degree <= block_size ? 1u : 0u;
-}
-// The most features a block product of this degree holds: the rows every shifted factor has.
-inline constexpr std::uint32_t block_product_capacity(std::uint32_t degree, std::uint32_t block_size) {
-    return block_size - block_product_row_shift(degree, block_size) * (degree - 1);
-}
 inline constexpr std::uint32_t no_index = 0xffffffffu;
 
 // One feature segment: a contiguous range of projections mapped to a contiguous range of outputs.

@@ -218,13 +218,12 @@ void product_segment(const map_state& map, const fmt::feature_segment& s, const 
     }
 }
 
-// segment_flag_block_product: out[j] = w * prod_{l < k} (s * t[l * (block_size + shift) + j]), k = proj_count /
-// block_size, shift = fmt::block_product_row_shift,
+// segment_flag_block_product: out[j] = w * prod_{l < k} (s * t[l * block_size + (j + l) mod block_size]),
+// k = proj_count / block_size,
 // in float by the ISA's kernel (verify_map allows block products only on hadamard maps, whose builds keep it).
 void block_product_segment(const map_state& map, const fmt::feature_segment& s, const float* t, float* out) {
-    const std::uint32_t size = map.meta->block_size, degree = s.proj_count / size;
-    map.kernels->block_product(t, size + fmt::block_product_row_shift(degree, size), degree, s.arg_count, s.scale,
-                               s.weight, out);
+    const std::uint32_t stride = map.meta->block_size;
+    map.kernels->block_product(t, stride, s.proj_count / stride, s.arg_count, s.scale, s.weight, out);
 }
 
 // The feature stage for one vector: t (projection_dim) -> out (output_dim).

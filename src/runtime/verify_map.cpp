@@ -125,13 +125,11 @@ status check_groups(const map_state& v, const fmt::feature_segment& s) {
 
 // A block product: on a hadamard map (the projection whose build keeps the block_product kernel,
 // projection_list.def), degree k = proj_count / block_size >= 1, its k factor blocks inside the projections
-// (checked by the caller's proj range; the shifted factors end within them), at most
-// block_product_capacity features, and scalar scale and weight only.
+// (checked by the caller's proj range), at most block_size features, and scalar scale and weight only.
 status check_block_product(const map_state& v, const fmt::feature_segment& s) {
     if (v.meta->projection != static_cast<std::uint32_t>(fmt::projection::hadamard)) return status::bad_meta;
     const std::uint32_t stride = v.meta->block_size;
-    if (stride == 0 || s.proj_count % stride != 0) return status::bad_meta;
-    if (s.arg_count > fmt::block_product_capacity(s.proj_count / stride, stride)) return status::bad_meta;
+    if (stride == 0 || s.proj_count % stride != 0 || s.arg_count > stride) return status::bad_meta;
     if (s.scale_index != fmt::no_index || s.weight_index != fmt::no_index || s.group_index != fmt::no_index)
         return status::bad_meta;
     return status::ok;

@@ -1,4 +1,5 @@
-// block_product: every ISA against the double product w prod_{l < k} (s t_l[j]) of the same float inputs,
+// block_product: every ISA against the double product w prod_{l < k} (s t_l[(j + l) mod stride]) of the same
+// float inputs (factor l from its row l on, wrapping round),
 // within the kernel's documented bound (src/kernels/block_product.hpp: 2k float roundings, relative, while
 // the partial products stay normal), and bit for bit against the scalar table (the same multiplications in
 // the same order in every lane); degrees 1..8, lengths that leave SIMD tails, a stride wider than n,
@@ -32,7 +33,7 @@ void check_block_product(std::size_t n, std::size_t stride, unsigned factors, fl
         std::size_t wrong = 0, first_wrong = 0, differs = 0;
         for (std::size_t j = 0; j < n; ++j) {
             double want = weight;
-            for (unsigned l = 0; l < factors; ++l) want *= double(scale) * double(t[l * stride + j]);
+            for (unsigned l = 0; l < factors; ++l) want *= double(scale) * double(t[l * stride + (j + l) % stride]);
             if (!(std::fabs(double(out[j]) - want) <= bound * std::fabs(want)))
                 if (wrong++ == 0) first_wrong = j;
             differs += std::memcmp(&out[j], &reference_bits[j], sizeof(float)) != 0 ? 1 : 0;
@@ -51,7 +52,7 @@ TEST_CASE("block_product is the double product within 2k float roundings, and th
     test_rng rng(31);
     for (unsigned factors = 1; factors <= 8; ++factors)
         for (std::size_t n : {0, 1, 3, 4, 7, 8, 9, 15, 16, 17, 31, 33, 64, 100, 256}) {
-            check_block_product(n, n, factors, 4.0f, 0.1767767f, rng);          // stride = n (a full block), sqrt(16), weight sqrt(1/32)
+            if (n > 0) check_block_product(n, n, factors, 4.0f, 0.1767767f, rng);  // stride = n (a full block), sqrt(16), weight sqrt(1/32)
             check_block_product(n, n + 5, factors, 1.4142135f, -3.5f, rng);     // a wider stride, a negative weight
         }
 }

@@ -106,10 +106,8 @@ std::vector<double> reference(const map_contents& map, const std::vector<float>&
             }
             double p = s.weight;
             if ((s.flags & fmt::segment_flag_block_product) != 0) {
-                // Factor l from row l of its block (degree <= d2, as every built map here).
-                const std::uint32_t degree = s.proj_count / d2;
-                REQUIRE(degree <= d2);
-                for (std::uint32_t l = 0; l < degree; ++l) p *= double(s.scale) * t[s.proj_begin + l * (d2 + 1) + j];
+                // Factor l from row l of its block on, wrapping round.
+                for (std::uint32_t l = 0; l < s.proj_count / d2; ++l) p *= double(s.scale) * t[s.proj_begin + l * d2 + (j + l) % d2];
             } else {
                 for (std::uint32_t k = groups[s.group_index + j]; k < groups[s.group_index + j + 1]; ++k)
                     p *= double(s.scale) * t[s.proj_begin + rows[k]];
@@ -131,11 +129,10 @@ map_contents as_indexed_rows(map_contents map) {
     for (std::uint64_t i = 0; i < segments->count; ++i) {
         if ((s[i].flags & fmt::segment_flag_block_product) == 0) continue;
         const std::uint32_t degree = s[i].proj_count / d2;
-        REQUIRE(degree <= d2);  // factor l from row l of its block
         s[i].group_index = std::uint32_t(groups.size());
         for (std::uint32_t j = 0; j < s[i].arg_count; ++j) {
             groups.push_back(std::uint32_t(rows.size()));
-            for (std::uint32_t l = 0; l < degree; ++l) rows.push_back(s[i].proj_begin + l * (d2 + 1) + j);
+            for (std::uint32_t l = 0; l < degree; ++l) rows.push_back(s[i].proj_begin + l * d2 + (j + l) % d2);
         }
         groups.push_back(std::uint32_t(rows.size()));
         s[i].flags = fmt::segment_flag_indexed_rows;
@@ -181,13 +178,12 @@ TEST_CASE("maclaurin-opt runtime: phi(x) is the prefactor times the H D blocks' 
     const map_contents map = built();
     REQUIRE(map.meta.repeats == 1);
     REQUIRE(!has_section(map, fmt::tag::indices));
-    // Every pass of up to d2 - (k - 1) features (the rows each shifted factor has) has blocks of its own:
-    // 1 + sum over passes of their degree blocks.
+    // Every pass of up to d2 features has blocks of its own: 1 + sum over passes of their degree blocks.
     const auto p = passes(map);
     REQUIRE(p.size() >= 2);
     std::uint32_t blocks = 1, out = map.meta.block_size;
     for (const auto& [degree, count] : p) {
-        CHECK(count <= map.meta.block_size - (degree - 1));
+        CHECK(count <= map.meta.block_size);
         blocks += degree;
         out += count;
     }
@@ -247,26 +243,6 @@ TEST_CASE("maclaurin-opt runtime: an input whose PREP'd x' is not finite is refu
     }
     std::vector<float> out(D);
     CHECK(kfm::transform(opened.view(), good.data(), d, out.data(), D, ws.data(), ws.size()) == status::ok);
-}
-
-// The map with its last block product segment holding `count` features (output_dim follows), so only the
-// segment's own rules can refuse it.
-map_contents last_pass_with(std::uint32_t count) {
-    map_contents m = built();
-    offline::section* segments = find(m, fmt::tag::segments);
-    auto* s = reinterpret_cast<fmt::feature_segment*>(segments->bytes.data());
-    fmt::feature_segment& last = s[segments->count - 1];
-    REQUIRE((last.flags & fmt::segment_flag_block_product) != 0);
-    m.meta.output_dim = m.meta.output_dim - last.arg_count + count;
-    last.arg_count = count;
-    return m;
-}
-
-TEST_CASE("maclaurin-opt runtime: a block product holds at most the rows its shifted factors have") {
-    const map_contents map = built();
-    const std::uint32_t d2 = map.meta.block_size, degree = passes(map).back().first;
-    CHECK(open_status(last_pass_with(d2 - (degree - 1))) == status::ok);
-    CHECK(open_status(last_pass_with(d2 - (degree - 1) + 1)) == status::bad_meta);
 }
 
 TEST_CASE("maclaurin-opt runtime: open refuses malformed block and indexed products, flags and stage counts") {

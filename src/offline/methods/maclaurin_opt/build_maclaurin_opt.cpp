@@ -4,10 +4,10 @@
 // as PREP),
 //   k(x, y) = exp(-|x'|^2/2) exp(-|y'|^2/2) exp(x'.y'),   exp(z) = sum_k z^k / k!,
 // and phi(x) = exp(-|x'|^2/2) [H D x' (d2 values, degree 1: exact, H D orthogonal), degree-k sketches for
-// k = 2..K, 1 (degree 0)]. The degree-k features come in passes of up to d2 - (k - 1); each pass has k blocks
-// B_l = H D_l of its own (fresh independent signs, TensorSRHT with fresh randomness per pass), and its
-// feature j is sqrt(1 / (k! D_k)) prod_{l < k} sqrt(d2) (B_l x')_{j + l} (shifted rows: format.hpp's
-// block_product_row_shift says why): the sign flip makes E[d2 (B x)_r (B y)_r] = x.y for every row r, and
+// k = 2..K, 1 (degree 0)]. The degree-k features come in passes of up to d2; each pass has k blocks B_l =
+// H D_l of its own (fresh independent signs, TensorSRHT with fresh randomness per pass), and its feature j is
+// sqrt(1 / (k! D_k)) prod_{l < k} sqrt(d2) (B_l x')_{(j + l) mod d2} (rotated rows: format.hpp's
+// segment_flag_block_product says why): the sign flip makes E[d2 (B x)_r (B y)_r] = x.y for every row r, and
 // the blocks are independent, so each feature's product is unbiased for (x'.y')^k. The
 // degrees kept and D_k come from the data (degree_allocation.hpp); degrees above K are dropped, the
 // method's bias.
@@ -139,9 +139,8 @@ double gaussian_input_log2_bound(const build_options& o, const std::vector<float
 
 // The sketched degrees' segments, degree k = i + 2 for features[i] > 0 features of weight
 // sqrt(coefficients[i] / features[i]) (the kernel's Maclaurin coefficient a_k over the degree's count): one
-// block product segment per pass of up to block_product_capacity features (d2 - (k - 1): factor l reads its
-// block from row l on), its k factors the next k blocks of the projection from first_block, its outputs from
-// out_begin on. Returns the blocks they read.
+// block product segment per pass of up to d2 features, its k factors the next k blocks of the projection from
+// first_block, its outputs from out_begin on. Returns the blocks they read.
 std::uint32_t append_sketch_segments(const std::vector<double>& coefficients, const std::vector<std::uint32_t>& features,
                                      std::uint32_t d2, std::uint32_t first_block, std::uint32_t out_begin,
                                      std::vector<format::feature_segment>& segments) {
@@ -149,9 +148,8 @@ std::uint32_t append_sketch_segments(const std::vector<double>& coefficients, co
     for (std::size_t i = 0; i < features.size(); ++i) {
         const std::uint32_t degree = std::uint32_t(i) + 2;
         const float weight = features[i] == 0 ? 0.0f : float(std::sqrt(coefficients[i] / double(features[i])));
-        const std::uint32_t capacity = format::block_product_capacity(degree, d2);
-        for (std::uint32_t done = 0; done < features[i]; done += capacity) {
-            const std::uint32_t count = std::min(capacity, features[i] - done);
+        for (std::uint32_t done = 0; done < features[i]; done += d2) {
+            const std::uint32_t count = std::min(d2, features[i] - done);
             format::feature_segment s = make_segment(format::nonlinearity::product, block * d2, degree * d2, out,
                                                      float(std::sqrt(double(d2))), weight);
             s.arg_count = count;
