@@ -91,6 +91,8 @@ public:
     friend batch operator<<(const batch& a, int n) noexcept { return vshlq_r_u32(a.data, n); }
 };
 
+// Signed lanes: the half-turn sine and cosine move the quadrant's parity to the sign bit with a shift
+// (trig.hpp, flip_sign_if_odd).
 template <>
 class batch<std::int32_t, kfm_mve> {
 public:
@@ -101,11 +103,6 @@ public:
 
     batch() noexcept = default;
     batch(int32x4_t v) noexcept : data(v) {}
-    batch(std::int32_t v) noexcept : data(vdupq_n_s32(v)) {}
-    friend batch operator+(const batch& a, const batch& b) noexcept { return vaddq_s32(a.data, b.data); }
-    friend batch operator-(const batch& a, const batch& b) noexcept { return vsubq_s32(a.data, b.data); }
-    friend batch operator&(const batch& a, const batch& b) noexcept { return vandq_s32(a.data, b.data); }
-    friend batch operator^(const batch& a, const batch& b) noexcept { return veorq_s32(a.data, b.data); }
     friend batch operator<<(const batch& a, int n) noexcept { return vshlq_r_s32(a.data, n); }
 };
 

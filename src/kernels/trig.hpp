@@ -253,17 +253,17 @@ KFM_TRIG_INLINE void sin_cos_weighted(const vf<A>& a, const vf<A>& w, vf<A>& s, 
         const vf<A> signed_w = flip_sign_if_odd<A>(w, t.y);
         s = signed_w * sin_poly<A>(t.r, z);
         c = signed_w * cos_poly<A>(z);
-        return;
+    } else {
+        using B = trig_bits<A>;
+        const trig_reduced<A> t = trig_reduce<quarter_turn, A>(a);
+        const vf<A> z = t.r * t.r;
+        const typename B::type sp = B::of(sin_poly_quarter<A>(t.r, z)), cp = B::of(cos_poly_quarter<A>(z));
+        const typename B::type k = B::of(t.y), sign = B::constant(INT32_MIN);
+        const typename B::type swap = (sp ^ cp) & (B::constant(0) - (k & B::constant(1)));
+        const typename B::type wb = B::of(w);
+        s = B::to_float(wb ^ ((k << 30) & sign)) * B::to_float(sp ^ swap);
+        c = B::to_float(wb ^ (((k + B::constant(1)) << 30) & sign)) * B::to_float(cp ^ swap);
     }
-    using B = trig_bits<A>;
-    const trig_reduced<A> t = trig_reduce<quarter_turn, A>(a);
-    const vf<A> z = t.r * t.r;
-    const typename B::type sp = B::of(sin_poly_quarter<A>(t.r, z)), cp = B::of(cos_poly_quarter<A>(z));
-    const typename B::type k = B::of(t.y), sign = B::constant(INT32_MIN);
-    const typename B::type swap = (sp ^ cp) & (B::constant(0) - (k & B::constant(1)));
-    const typename B::type wb = B::of(w);
-    s = B::to_float(wb ^ ((k << 30) & sign)) * B::to_float(sp ^ swap);
-    c = B::to_float(wb ^ (((k + B::constant(1)) << 30) & sign)) * B::to_float(cp ^ swap);
 }
 
 // w cos(a): the half-turn reduction, where (-1)^k is the only quadrant correction (no swap), so the cosine
