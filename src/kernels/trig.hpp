@@ -33,6 +33,8 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <iterator>
+#include <utility>
 
 #include "kernels/vec.hpp"
 
@@ -194,40 +196,55 @@ KFM_TRIG_INLINE vf<A> flip_sign_if_odd(const vf<A>& w, const vf<A>& y) noexcept 
     else return w ^ B::to_float(B::of(y) << 31);
 }
 
+// Horner's rule over c = C::coefficients, highest degree first: (((z c[0] + c[1]) z + c[2]) ... ) z + c[n],
+// each step one trig_fma_add (the constant kept scalar). One function with compile-time coefficients, so
+// the compiled code is that of the chains written out by hand: GCC's inlining of the feature stage (-Os on
+// Cortex-M, -O3 elsewhere) changed with an extra call level or with the coefficients as arguments.
+template <class A, class C, class = std::make_index_sequence<std::size(C::coefficients) - 2>>
+struct trig_horner;
+template <class A, class C, std::size_t... I>
+struct trig_horner<A, C, std::index_sequence<I...>> {
+    static KFM_TRIG_INLINE vf<A> of(const vf<A>& z) noexcept {
+        vf<A> p = trig_fma_add<A>(z, splat<A>(C::coefficients[0]), C::coefficients[1]);
+        ((p = trig_fma_add<A>(p, z, C::coefficients[I + 2])), ...);
+        return p;
+    }
+};
+
+// The polynomials of trig_constants, highest degree first: sin r = r + r z P(z), cos r = Q(z).
+namespace trig_polynomials {
+namespace c = trig_constants;
+struct sin_half {  // P, half turn
+    static constexpr float coefficients[] = {c::s4, c::s3, c::s2, c::s1};
+};
+struct cos_half {  // Q, half turn
+    static constexpr float coefficients[] = {c::c5, c::c4, c::c3, c::c2, c::c1, 1.0f};
+};
+struct sin_quarter {  // P, quarter turn
+    static constexpr float coefficients[] = {c::t3, c::t2, c::t1};
+};
+struct cos_quarter {  // Q, quarter turn
+    static constexpr float coefficients[] = {c::d4, c::d3, c::d2, -0.5f, 1.0f};
+};
+}  // namespace trig_polynomials
+
 template <class A>
 KFM_TRIG_INLINE vf<A> sin_poly(const vf<A>& r, const vf<A>& z) noexcept {
-    namespace c = trig_constants;
-    vf<A> p = trig_fma_add<A>(z, splat<A>(c::s4), c::s3);
-    p = trig_fma_add<A>(p, z, c::s2);
-    p = trig_fma_add<A>(p, z, c::s1);
+    const vf<A> p = trig_horner<A, trig_polynomials::sin_half>::of(z);
     return trig_fma<A>(r * z, p, r);
 }
-
 template <class A>
 KFM_TRIG_INLINE vf<A> cos_poly(const vf<A>& z) noexcept {
-    namespace c = trig_constants;
-    vf<A> p = trig_fma_add<A>(z, splat<A>(c::c5), c::c4);
-    p = trig_fma_add<A>(p, z, c::c3);
-    p = trig_fma_add<A>(p, z, c::c2);
-    p = trig_fma_add<A>(p, z, c::c1);
-    return trig_fma_add<A>(p, z, 1.0f);
+    return trig_horner<A, trig_polynomials::cos_half>::of(z);
 }
-
 template <class A>
 KFM_TRIG_INLINE vf<A> sin_poly_quarter(const vf<A>& r, const vf<A>& z) noexcept {
-    namespace c = trig_constants;
-    vf<A> p = trig_fma_add<A>(z, splat<A>(c::t3), c::t2);
-    p = trig_fma_add<A>(p, z, c::t1);
+    const vf<A> p = trig_horner<A, trig_polynomials::sin_quarter>::of(z);
     return trig_fma<A>(r * z, p, r);
 }
-
 template <class A>
 KFM_TRIG_INLINE vf<A> cos_poly_quarter(const vf<A>& z) noexcept {
-    namespace c = trig_constants;
-    vf<A> p = trig_fma_add<A>(z, splat<A>(c::d4), c::d3);
-    p = trig_fma_add<A>(p, z, c::d2);
-    p = trig_fma_add<A>(p, z, -0.5f);
-    return trig_fma_add<A>(p, z, 1.0f);
+    return trig_horner<A, trig_polynomials::cos_quarter>::of(z);
 }
 
 // s = w sin(a), c = w cos(a). With a = k pi/2 + r: for k mod 4 = 0, 1, 2, 3, sin a = sin r, cos r,
