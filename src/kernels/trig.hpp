@@ -38,11 +38,22 @@
 
 #include "kernels/vec.hpp"
 
-// At -Os GCC calls these small functions out of line. On a microcontroller (one float per instruction, no
-// vector unit to spread a call over) that doubled the feature stage (M4F, 256 cos/sin: 32,540 instructions
-// against 11,305 inlined, for 352 B of flash), so M-profile builds force them inline; elsewhere the size
-// budget of the SSF-only AArch64 build decides (scripts/firmware/code-size.sh: +3.5 KB forced).
+// Microcontrollers (M-profile: Cortex-M4F, M7, M55; one float per instruction, no vector unit to spread a
+// cost over) take the cheaper of two shapes at two places, both chosen here:
+//  - KFM_TRIG_INLINE forces the small functions below inline: at -Os GCC called them out of line, which
+//    doubled the feature stage (M4F, 256 cos/sin: 32,540 instructions against 11,305 inlined, for 352 B of
+//    flash); elsewhere plain inline, the size budget of the SSF-only AArch64 build deciding
+//    (scripts/firmware/code-size.sh: +3.5 KB forced);
+//  - sin_cos_weighted keeps the half-turn reduction: sine and cosine within 2.5e-7 absolute, what a feature
+//    needs, but not relative near the zeros of cosine; the quarter turn's bit operations cost them 12 to
+//    22 % of an SSF transform's instructions (docs/benchmarks.md, "Feature stage against a plain xsimd
+//    loop").
 #if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+#define KFM_TRIG_FOR_MICROCONTROLLERS 1
+#else
+#define KFM_TRIG_FOR_MICROCONTROLLERS 0
+#endif
+#if KFM_TRIG_FOR_MICROCONTROLLERS
 #define KFM_TRIG_INLINE KFM_ALWAYS_INLINE
 #else
 #define KFM_TRIG_INLINE inline
@@ -50,6 +61,9 @@
 
 namespace kfm::detail::kern {
 namespace {
+
+// The choice above for the code below (sin_cos_weighted).
+constexpr bool trig_for_microcontrollers = KFM_TRIG_FOR_MICROCONTROLLERS != 0;
 
 // Whether this translation unit's ISA has a fused multiply-add (each ISA's kernels are compiled
 // separately, so the answer is per table).
@@ -251,20 +265,11 @@ KFM_TRIG_INLINE vf<A> cos_poly_quarter(const vf<A>& z) noexcept {
 // -sin r, -cos r and cos a = cos r, -sin r, -cos r, sin r. So the two polynomials swap where k is odd
 // (a bitwise swap under an all-ones mask), sin a is negated where bit 1 of k is set and cos a where bit 1
 // of k + 1 is (both folded into the weight's sign bit).
-//
-// Microcontrollers (M-profile: Cortex-M4F, M7, M55) keep the half-turn reduction instead: sine and cosine
-// within 2.5e-7 absolute, what a feature needs, but not relative near the zeros of cosine; the quarter
-// turn's bit operations cost them 12 to 22 % of an SSF transform's instructions (docs/benchmarks.md,
-// "Feature stage against a plain xsimd loop").
-#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
-constexpr bool trig_sin_cos_quarter_turn = false;
-#else
-constexpr bool trig_sin_cos_quarter_turn = true;
-#endif
+// On microcontrollers the half turn instead (trig_for_microcontrollers).
 
 template <class A>
 KFM_TRIG_INLINE void sin_cos_weighted(const vf<A>& a, const vf<A>& w, vf<A>& s, vf<A>& c) noexcept {
-    if constexpr (!trig_sin_cos_quarter_turn) {
+    if constexpr (trig_for_microcontrollers) {
         const trig_reduced<A> t = trig_reduce<half_turn, A>(a);
         const vf<A> z = t.r * t.r;
         const vf<A> signed_w = flip_sign_if_odd<A>(w, t.y);
