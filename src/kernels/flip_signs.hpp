@@ -25,7 +25,7 @@ void flip_signs(const float* in, const std::uint8_t* bits, std::size_t first, st
         // while the bits of one register start at a multiple of W
         if (r == 1 && first % 8 == 0) {
             for (; k + 32 <= n; k += 32) {
-                typename sign_lanes<A>::type word = sign_lanes<A>::broadcast(sign_word_at(bits, first + k));
+                vu<A> word = u32_lanes<A>::splat(sign_word_at(bits, first + k));
                 for (std::size_t g = 0; g < 32; g += W) {
                     store_f<A>(out + k + g, flip_lanes<A>(load_f<A>(in + k + g), word));
                     word = word >> int(W);

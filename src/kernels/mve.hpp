@@ -2,7 +2,7 @@
 // xsimd 8.1 has no MVE target: on an M-profile build it defines no batch types at all (simd.hpp then
 // includes xsimd_declarations.hpp, which only declares the xsimd names the kernel templates spell). This
 // header gives those names a meaning for one more architecture tag, mve_arch, written over arm_mve.h:
-// xsimd::batch<float | uint32 | int32, mve_arch>, its lane masks, and exactly the operations the kernel
+// xsimd::batch<float | uint32, mve_arch>, its lane masks, and exactly the operations the kernel
 // templates of src/kernels/ use (arithmetic, fused multiply-add, compare and select, bit operations,
 // compile-time swizzles and constants, a horizontal sum, exp / sqrt / log1p). So the templates instantiate
 // for MVE unchanged. The few MVE-specific shapes are the functions at the end (a 4 x 4 transpose through an
@@ -72,7 +72,8 @@ public:
     friend batch_bool<float, kfm_mve> operator<(const batch& a, const batch& b) noexcept { return vcmpltq_f32(a.data, b.data); }
 };
 
-// The integer lanes the kernels use for bit patterns (sign bits, lane constants).
+// The integer lanes the kernels use for bit patterns (vec.hpp's vu: sign bits, lane constants, the
+// quadrant of the half-turn sine and cosine).
 template <>
 class batch<std::uint32_t, kfm_mve> {
 public:
@@ -89,21 +90,6 @@ public:
     friend batch operator*(const batch& a, const batch& b) noexcept { return vmulq_u32(a.data, b.data); }
     friend batch operator>>(const batch& a, int n) noexcept { return vshlq_r_u32(a.data, -n); }
     friend batch operator<<(const batch& a, int n) noexcept { return vshlq_r_u32(a.data, n); }
-};
-
-// Signed lanes: the half-turn sine and cosine move the quadrant's parity to the sign bit with a shift
-// (trig.hpp, flip_sign_if_odd).
-template <>
-class batch<std::int32_t, kfm_mve> {
-public:
-    using value_type = std::int32_t;
-    using arch_type = kfm_mve;
-    static constexpr std::size_t size = 4;
-    int32x4_t data;
-
-    batch() noexcept = default;
-    batch(int32x4_t v) noexcept : data(v) {}
-    friend batch operator<<(const batch& a, int n) noexcept { return vshlq_r_s32(a.data, n); }
 };
 
 namespace kfm_mve_detail {

@@ -4,7 +4,6 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
 
 #include "kernels/vec.hpp"
 
@@ -40,52 +39,26 @@ inline std::uint32_t sign_word_at(const std::uint8_t* bits, std::size_t i) noexc
 
 inline bool sign_bit(const std::uint8_t* bits, std::size_t i) noexcept { return ((bits[i >> 3] >> (i & 7)) & 1u) != 0; }
 
-// The 32-bit integer lanes of a float register, as the sign operations below use them. On NEON, xsimd 8.1's
-// integer batch operations and casts are out-of-line dispatch calls (one per operation: most of the extra
-// instructions of an SSF transform on AArch64, measured under qemu); the compiler's own uint32x4_t
-// operators are single instructions.
-template <class A, class = void>
-struct sign_lanes {
-    using type = xsimd::batch<std::uint32_t, A>;
-    static type broadcast(std::uint32_t w) noexcept { return type(w); }
-    static type lane_bits() noexcept { return xsimd::make_batch_constant<type, lane_bit<A>>(); }
-    static type lane_to_signs() noexcept { return xsimd::make_batch_constant<type, lane_to_sign<A>>(); }
-    static vf<A> xor_bits(const vf<A>& v, const type& m) noexcept {
-        return xsimd::bitwise_cast<vf<A>>(xsimd::bitwise_cast<type>(v) ^ m);
-    }
-};
-#if XSIMD_WITH_NEON
-template <class A>
-struct sign_lanes<A, std::enable_if_t<std::is_base_of<xsimd::neon, A>::value>> {
-    using type = uint32x4_t;
-    static type broadcast(std::uint32_t w) noexcept { return vdupq_n_u32(w); }
-    static type lane_bits() noexcept { return type{lane_bit<A>::get(0, 4), lane_bit<A>::get(1, 4), lane_bit<A>::get(2, 4), lane_bit<A>::get(3, 4)}; }
-    static type lane_to_signs() noexcept {
-        return type{lane_to_sign<A>::get(0, 4), lane_to_sign<A>::get(1, 4), lane_to_sign<A>::get(2, 4), lane_to_sign<A>::get(3, 4)};
-    }
-    static vf<A> xor_bits(const vf<A>& v, const type& m) noexcept { return vf<A>(vreinterpretq_f32_u32(vreinterpretq_u32_f32(v) ^ m)); }
-};
-#endif
-
 // v with lane j negated where bit j of `word` is set (word broadcast to every lane).
 template <class A>
-inline vf<A> flip_lanes(const vf<A>& v, const typename sign_lanes<A>::type& word) noexcept {
-    using L = sign_lanes<A>;
-    return L::xor_bits(v, (word & L::lane_bits()) * L::lane_to_signs());
+inline vf<A> flip_lanes(const vf<A>& v, const vu<A>& word) noexcept {
+    using U = u32_lanes<A>;
+    const vu<A> signs = (word & U::template constant<lane_bit<A>>()) * U::template constant<lane_to_sign<A>>();
+    return U::to_float(U::of(v) ^ signs);
 }
 
 // v with lane j negated where bit i + j is set (i a multiple of the lane count).
 template <class A>
 inline vf<A> flip_lanes(const vf<A>& v, const std::uint8_t* bits, std::size_t i) noexcept {
     if constexpr (lanes<A> == 1) return sign_bit(bits, i) ? -v : v;
-    else return flip_lanes<A>(v, sign_lanes<A>::broadcast(sign_bits_at<lanes<A>>(bits, i)));
+    else return flip_lanes<A>(v, u32_lanes<A>::splat(sign_bits_at<lanes<A>>(bits, i)));
 }
 
 // v with every lane negated when `negative` (an exact sign flip, no multiply).
 template <class A>
 inline vf<A> flip_all(const vf<A>& v, bool negative) noexcept {
     if constexpr (lanes<A> == 1) return negative ? -v : v;
-    else return sign_lanes<A>::xor_bits(v, sign_lanes<A>::broadcast(negative ? 0x80000000u : 0u));
+    else return u32_lanes<A>::to_float(u32_lanes<A>::of(v) ^ u32_lanes<A>::splat(negative ? 0x80000000u : 0u));
 }
 
 }  // namespace

@@ -31,8 +31,6 @@
 #include <math.h>
 
 #include <cstdint>
-#include <cstring>
-#include <type_traits>
 #include <iterator>
 #include <utility>
 
@@ -166,48 +164,12 @@ KFM_TRIG_INLINE trig_reduced<A> trig_reduce(const vf<A>& a_in) noexcept {
     return {r, y};
 }
 
-// Bit operations on the lanes of a float vector (one vocabulary for the scalar and SIMD forms).
-template <class A, class = void>
-struct trig_bits {
-    using type = xsimd::batch<std::int32_t, A>;
-    static type of(const vf<A>& v) noexcept { return xsimd::bitwise_cast<type>(v); }
-    static vf<A> to_float(const type& b) noexcept { return xsimd::bitwise_cast<vf<A>>(b); }
-    static type constant(std::int32_t v) noexcept { return type(v); }
-};
-#if XSIMD_WITH_NEON
-// On NEON xsimd 8.1's integer casts and operations go through out-of-line dispatch functions (one call per
-// operation, measured: twice the instructions of the whole cos_sin stage under qemu-aarch64); the
-// compiler's own vector operators on int32x4_t are single instructions.
-template <class A>
-struct trig_bits<A, std::enable_if_t<std::is_base_of<xsimd::neon, A>::value>> {
-    using type = int32x4_t;
-    static type of(const vf<A>& v) noexcept { return vreinterpretq_s32_f32(v); }
-    static vf<A> to_float(const type& b) noexcept { return vf<A>(vreinterpretq_f32_s32(b)); }
-    static type constant(std::int32_t v) noexcept { return vdupq_n_s32(v); }
-};
-#endif
-template <>
-struct trig_bits<scalar_arch> {
-    using type = std::uint32_t;
-    static type of(float v) noexcept {
-        type b;
-        std::memcpy(&b, &v, sizeof b);
-        return b;
-    }
-    static float to_float(type b) noexcept {
-        float v;
-        std::memcpy(&v, &b, sizeof v);
-        return v;
-    }
-    static type constant(std::int32_t v) noexcept { return type(v); }
-};
-
 // w with its sign flipped in the lanes where the integer held in y's low mantissa bits is odd.
 template <class A>
 KFM_TRIG_INLINE vf<A> flip_sign_if_odd(const vf<A>& w, const vf<A>& y) noexcept {
-    using B = trig_bits<A>;
-    if constexpr (lanes<A> == 1) return B::to_float(B::of(w) ^ (B::of(y) << 31));
-    else return w ^ B::to_float(B::of(y) << 31);
+    using U = u32_lanes<A>;
+    if constexpr (lanes<A> == 1) return U::to_float(U::of(w) ^ (U::of(y) << 31));
+    else return w ^ U::to_float(U::of(y) << 31);
 }
 
 // Horner's rule over c = C::coefficients, highest degree first: (((z c[0] + c[1]) z + c[2]) ... ) z + c[n],
@@ -276,15 +238,15 @@ KFM_TRIG_INLINE void sin_cos_weighted(const vf<A>& a, const vf<A>& w, vf<A>& s, 
         s = signed_w * sin_poly<A>(t.r, z);
         c = signed_w * cos_poly<A>(z);
     } else {
-        using B = trig_bits<A>;
+        using U = u32_lanes<A>;
         const trig_reduced<A> t = trig_reduce<quarter_turn, A>(a);
         const vf<A> z = t.r * t.r;
-        const typename B::type sp = B::of(sin_poly_quarter<A>(t.r, z)), cp = B::of(cos_poly_quarter<A>(z));
-        const typename B::type k = B::of(t.y), sign = B::constant(INT32_MIN);
-        const typename B::type swap = (sp ^ cp) & (B::constant(0) - (k & B::constant(1)));
-        const typename B::type wb = B::of(w);
-        s = B::to_float(wb ^ ((k << 30) & sign)) * B::to_float(sp ^ swap);
-        c = B::to_float(wb ^ (((k + B::constant(1)) << 30) & sign)) * B::to_float(cp ^ swap);
+        const vu<A> sp = U::of(sin_poly_quarter<A>(t.r, z)), cp = U::of(cos_poly_quarter<A>(z));
+        const vu<A> k = U::of(t.y), sign = U::splat(0x80000000u);
+        const vu<A> swap = (sp ^ cp) & (U::splat(0) - (k & U::splat(1)));
+        const vu<A> wb = U::of(w);
+        s = U::to_float(wb ^ ((k << 30) & sign)) * U::to_float(sp ^ swap);
+        c = U::to_float(wb ^ (((k + U::splat(1)) << 30) & sign)) * U::to_float(cp ^ swap);
     }
 }
 

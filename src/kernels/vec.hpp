@@ -6,6 +6,8 @@
 #include <math.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "kernels/simd.hpp"
@@ -38,6 +40,54 @@ template <class A>
 inline vf<A> splat(float v) noexcept {
     return vf<A>(v);
 }
+// The 32-bit integer lanes of a float vector, for bit operations on floats (sign_bits.hpp's sign flips, the
+// quadrant bits of trig.hpp's sine and cosine): vu<A> is xsimd::batch<std::uint32_t, A>, std::uint32_t for
+// scalar_arch, and on NEON the compiler's uint32x4_t: there xsimd 8.1's integer batch operations and casts
+// are out-of-line dispatch calls, one per operation (measured under qemu-aarch64: most of the extra
+// instructions of an SSF transform, twice those of the whole cos_sin stage), while the compiler's vector
+// operators are single instructions. Every form has the operators & ^ + - * and << / >> by a constant;
+// u32_lanes<A> converts (of, to_float: no instruction) and makes constants (splat, and constant<Generator>:
+// lane i = Generator::get(i, lanes<A>), SIMD forms only).
+template <class A, class = void>
+struct u32_lanes {
+    using type = xsimd::batch<std::uint32_t, A>;
+    static type splat(std::uint32_t v) noexcept { return type(v); }
+    static type of(const vf<A>& v) noexcept { return xsimd::bitwise_cast<type>(v); }
+    static vf<A> to_float(const type& b) noexcept { return xsimd::bitwise_cast<vf<A>>(b); }
+    template <class Generator>
+    static type constant() noexcept { return xsimd::make_batch_constant<type, Generator>(); }
+};
+#if XSIMD_WITH_NEON
+template <class A>
+struct u32_lanes<A, std::enable_if_t<std::is_base_of<xsimd::neon, A>::value>> {
+    using type = uint32x4_t;
+    static type splat(std::uint32_t v) noexcept { return vdupq_n_u32(v); }
+    static type of(const vf<A>& v) noexcept { return vreinterpretq_u32_f32(v); }
+    static vf<A> to_float(const type& b) noexcept { return vf<A>(vreinterpretq_f32_u32(b)); }
+    template <class Generator>
+    static type constant() noexcept {
+        return type{Generator::get(0, 4), Generator::get(1, 4), Generator::get(2, 4), Generator::get(3, 4)};
+    }
+};
+#endif
+template <>
+struct u32_lanes<scalar_arch> {
+    using type = std::uint32_t;
+    static type splat(std::uint32_t v) noexcept { return v; }
+    static type of(float v) noexcept {
+        type b;
+        std::memcpy(&b, &v, sizeof b);
+        return b;
+    }
+    static float to_float(type b) noexcept {
+        float v;
+        std::memcpy(&v, &b, sizeof v);
+        return v;
+    }
+};
+template <class A>
+using vu = typename u32_lanes<A>::type;
+
 // Whether this translation unit's ISA has a fused multiply-add. The one-lane forms below fuse exactly when
 // the SIMD forms of the same table do, so a kernel's one-lane instance (scalar_arch) performs the same
 // roundings per element as its vector instance: the single-vector paths that must match a batch path bit
