@@ -111,6 +111,15 @@ double relative_rms(const float* re, const float* im, std::size_t stride, std::s
     return std::sqrt(num / den);
 }
 
+// The FFT checks' input: count complex values uniform in [-1, 1), real parts at re, imaginary parts at im
+// (drawn real then imaginary, element by element).
+void random_split_complex(test_rng& rng, float* re, float* im, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) {
+        re[i] = rng.uniform(-1, 1);
+        im[i] = rng.uniform(-1, 1);
+    }
+}
+
 void check_fft(const kernel_table& t, test_rng& rng) {
     static_assert(sizeof twiddles / sizeof(float) >= 2 * max_n, "twiddles holds the largest table");
     for (unsigned log2_n = 1; log2_n <= max_log2_fft; ++log2_n) {
@@ -120,7 +129,7 @@ void check_fft(const kernel_table& t, test_rng& rng) {
         kfm::detail::fft_make_twiddles(log2_n, twiddles);
         const double bound = 2e-7 * (log2_n + 2);
         for (bool inverse : {false, true}) {
-            for (std::size_t i = 0; i < n; ++i) { buf_a[i] = rng.uniform(-1, 1); buf_b[i] = rng.uniform(-1, 1); }
+            random_split_complex(rng, buf_a, buf_b, n);
             naive_dft(buf_a, buf_b, 1, n, inverse);
             t.fft(buf_a, buf_b, buf_c, buf_d, log2_n, twiddles, inverse);
             double e = relative_rms(buf_c, buf_d, 1, n);
@@ -140,7 +149,7 @@ void check_fft_batch(const kernel_table& t, test_rng& rng) {
         const std::size_t n = std::size_t(1) << log2_n;
         kfm::detail::fft_make_twiddles(log2_n, twiddles);
         for (bool inverse : {false, true}) {
-            for (std::size_t i = 0; i < n * lanes; ++i) { buf_a[i] = rng.uniform(-1, 1); buf_b[i] = rng.uniform(-1, 1); }
+            random_split_complex(rng, buf_a, buf_b, n * lanes);
             t.fft_batch(buf_a, buf_b, buf_c, buf_d, log2_n, twiddles, inverse);
             double worst = 0;
             for (std::size_t v = 0; v < lanes; ++v) {
@@ -161,7 +170,7 @@ void check_fft_batch_row(const kernel_table& t, test_rng& rng) {
         const std::size_t n = std::size_t(1) << log2_n;
         kfm::detail::fft_make_twiddles(log2_n, twiddles);
         for (bool inverse : {false, true}) {
-            for (std::size_t i = 0; i < n * lanes; ++i) { buf_a[i] = rng.uniform(-1, 1); buf_b[i] = rng.uniform(-1, 1); }
+            random_split_complex(rng, buf_a, buf_b, n * lanes);
             t.fft_batch(buf_a, buf_b, buf_c, buf_d, log2_n, twiddles, inverse);
             float* re = buf_e;  // lane 0, contiguous
             float* im = buf_e + n;
