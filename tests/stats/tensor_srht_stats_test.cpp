@@ -90,4 +90,9 @@ TEST_CASE("tensor-srht: refuses other kernels and degrees whose products could o
     // 100 factors of up to d2 |x~| each pass 2^126 (the finite-output contract).
     CHECK_THROWS_WITH_AS(offline::build_map(tensor_srht(5, 16, 100, 4.0, 1)),
                          doctest::Contains("could give Inf or NaN features"), std::invalid_argument);
+    // The limits docs/methods.md states at a = 4: degree 10 up to d2 = 128, 8 at d2 = 512 (d = 256).
+    CHECK_NOTHROW(offline::build_map(tensor_srht(64, 16, 10, 4.0, 1)));
+    CHECK_NOTHROW(offline::build_map(tensor_srht(256, 16, 8, 4.0, 1)));
+    CHECK_THROWS_WITH_AS(offline::build_map(tensor_srht(256, 16, 9, 4.0, 1)),
+                         doctest::Contains("--degree 9"), std::invalid_argument);
 }
