@@ -34,6 +34,7 @@ constexpr name_entry<format::method> method_names[] = {
     {format::method::gq, "gq"},
     {format::method::nystroem, "nystroem"},
     {format::method::maclaurin_opt, "maclaurin-opt"},
+    {format::method::tensor_srht, "tensor-srht"},
 };
 
 constexpr name_entry<format::kernel> kernel_names[] = {

@@ -21,7 +21,7 @@ cases=(
   '`qmc`, `sorf` (arc-cosine reflected pairs)|qmc '"$arccos"';sorf '"$arccos"
   '`ssf`|ssf --kernel gaussian;ssf '"$arccos"
   '`quadrature`|quadrature --kernel gaussian'
-  '`srf`, `maclaurin`|srf '"$poly"';maclaurin '"$poly"
+  '`srf`, `maclaurin`, `tensor-srht`|srf '"$poly"';maclaurin '"$poly"';tensor-srht '"$poly"
   '`gorf`, `grff`|gorf '"$poly"';grff '"$poly"
   '`tensorsketch`|tensorsketch '"$poly"
   '`maclaurin-opt`|maclaurin-opt '"$fitted"

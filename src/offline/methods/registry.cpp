@@ -54,6 +54,8 @@ const std::vector<method_row>& rows() {
          false, "Gauss-Hermite nodes per coordinate", o::gq_nodes},
         {m::maclaurin_opt, "data-optimised Maclaurin: degrees 0-1 exact, higher ones sketched, fitted to --data",
          gaussian | polynomial, build_maclaurin_opt, nullptr, {}, false, nullptr, o::method, true},
+        {m::tensor_srht, "TensorSRHT: products of p sign-flipped Hadamard blocks H D per pass of d2 features",
+         polynomial, build_tensor_srht, nullptr, {}, false, nullptr, o::method},
     };
     return table;
 }
