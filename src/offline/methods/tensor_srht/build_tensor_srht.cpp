@@ -5,12 +5,14 @@
 // normalised away), pads x~ to d2 = 2^ceil(log2(d + 1)), and applies blocks B = H D (one sign-flipped
 // Walsh-Hadamard transform each, H normalised). The D features come in passes of up to d2; each pass has p
 // blocks B_l of its own (fresh independent signs) and its feature j is
-//   sqrt(alpha / D) prod_{l < p} sqrt(d2) (B_l x~)_j.
-// Every row sqrt(d2) (H D)_j has independent +-1 entries, so E[d2 (B x)_j (B y)_j] = x.y, and the p blocks
-// are independent: each feature's product is unbiased for alpha (x~.y~)^p, whatever j and the pass.
+//   sqrt(alpha / D) prod_{l < p} sqrt(d2) (B_l x~)_{(j + l) mod d2}
+// (rotated rows: format.hpp's segment_flag_block_product says why). Every row sqrt(d2) (H D)_r has
+// independent +-1 entries, so E[d2 (B x)_r (B y)_r] = x.y, and the p blocks are independent: each feature's
+// product is unbiased for alpha (x~.y~)^p, whatever j and the pass.
 //
 // Runtime: the hadamard projection with repeats = 1 (p blocks per pass, block_count = p passes) and one
-// block product segment per pass (segment_flag_block_product: factor l reads the pass's block l). D is
+// block product segment per pass (segment_flag_block_product: factor l reads the pass's block l from row l
+// on). D is
 // exact (no rounding).
 #include <algorithm>
 #include <cmath>
