@@ -6,6 +6,7 @@
 // keeps every entry.
 #pragma once
 #include "kernels/kernel_table.hpp"
+#include "kernels/nonlinearity_selection.hpp"
 
 namespace kfm::detail {
 
@@ -50,7 +51,8 @@ constexpr kernel_table keep_selected_kernels(kernel_table t) noexcept {
     if ((kept & uses_butterfly_simplex_batch) == 0) t.butterfly_simplex_batch = nullptr;
     if ((kept & uses_butterfly_simplex_row) == 0) t.butterfly_simplex_row = nullptr;
     if ((kept & uses_fwht) == 0) t.fwht = nullptr;
-    if ((kept & uses_block_product) == 0) t.block_product = nullptr;
+    // Block products are product segments: a build without that nonlinearity cannot open one (verify_map).
+    if ((kept & uses_block_product) == 0 || !nonlinearity_built(format::nonlinearity::product)) t.block_product = nullptr;
 #if KFM_FIRMWARE  // the firmware profile has no batched paths (runtime/projection.hpp, KFM_BATCH_PATH)
     t.fft_batch = nullptr;
     t.fft_batch_row = nullptr;  // its single rows take fft: there is no batch FFT to agree with
