@@ -582,7 +582,8 @@ void fft_r2_c2c(const float* in_re, const float* in_im, float* out_re, float* ou
             const bool in_place = in_re == out_re || in_im == out_im;
             const bool tile_ok = !in_place || (in_re == out_re && in_im == out_im);
             if constexpr (W == 4 && !eight_vector_registers<A>) {  // n = 2 W^2: 16 data registers
-                if (n == 2 * W * W && tile_ok) return whole_tile_transform<2, A>(in_re, in_im, out_re, out_im, twiddles);
+                if (n == 2 * W * W && tile_ok)
+                    return whole_tile_transform<2, A>(in_re, in_im, out_re, out_im, twiddles);
             }
             if (n == W * W && tile_ok) return whole_tile_transform<1, A>(in_re, in_im, out_re, out_im, twiddles);
         }
