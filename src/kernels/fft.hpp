@@ -8,7 +8,9 @@
 // in one pass; stages with h >= lanes are contiguous vector loops, fused two at a time (radix-4 pass;
 // one radix-8 pass when their number is odd) to cut the passes over memory. For n == lanes^2 the tile is
 // the whole transform and every stage runs in registers (one load, one store), as for n == 2 lanes^2 on 4
-// lanes (two tiles, 16 data registers; not on MVE). The inverse is the
+// lanes (two tiles, 16 data registers; not on MVE); fft_r2_c2c dispatches those before any stack frame is
+// set up (the other paths are fft_tiles_and_passes, out of line). Tile transposes are unpacks and
+// shuffles on AVX / SSE and trn1 / trn2 on NEON (generic lane swizzles and blends elsewhere). The inverse is the
 // forward transform with re and im swapped (conj(F(conj x))). On AVX2 (and AVX-512, which uses the 8-lane
 // kernel), 16 <= n < 64 runs the 4-lane SSE instance of the same template (half_width_arch). On MVE, with 8
 // vector registers, the out-of-place bit reversal and the stages h >= lanes are fft_mve.hpp's passes. The
@@ -50,10 +52,20 @@ inline vf<A> blend_upper(const vf<A>& upper, const vf<A>& lower) noexcept {
     }
 }
 
+// c - a b, fused where the ISA has it. On NEON64 one fmls: xsimd 8.1's fnma there (neg_mul_add's fallback)
+// is a negation, a multiply and an add.
+template <class A>
+KFM_ALWAYS_INLINE vf<A> sub_mul(const vf<A>& a, const vf<A>& b, const vf<A>& c) noexcept {
+#if XSIMD_WITH_NEON64
+    if constexpr (std::is_base_of<xsimd::neon64, A>::value) return vf<A>(vfmsq_f32(c, a, b));
+#endif
+    return neg_mul_add<A>(a, b, c);
+}
+
 // One radix-2 butterfly on registers: (a, b) <- (a + w b, a - w b).
 template <class V>
 inline void butterfly2(vf<V>& ar, vf<V>& ai, vf<V>& br, vf<V>& bi, const vf<V>& wr, const vf<V>& wi) noexcept {
-    const vf<V> tr = neg_mul_add<V>(wi, bi, wr * br);
+    const vf<V> tr = sub_mul<V>(wi, bi, wr * br);
     const vf<V> ti = mul_add<V>(wi, br, wr * bi);
     br = ar - tr;
     bi = ai - ti;
@@ -88,7 +100,7 @@ struct radix_twiddles {
 // Radix-2 butterfly with twiddle -i w: (a, b) <- (a + (-i) w b, a - (-i) w b), the -i by swapping parts.
 template <class V>
 inline void butterfly2_minus_i(vf<V>& ar, vf<V>& ai, vf<V>& br, vf<V>& bi, const vf<V>& wr, const vf<V>& wi) noexcept {
-    const vf<V> tr = neg_mul_add<V>(wi, bi, wr * br);  // t = w b; (-i) t = (t.im, -t.re)
+    const vf<V> tr = sub_mul<V>(wi, bi, wr * br);  // t = w b; (-i) t = (t.im, -t.re)
     const vf<V> ti = mul_add<V>(wi, br, wr * bi);
     br = ar - ti;
     bi = ai + tr;
@@ -170,7 +182,7 @@ inline void lane_stage(vf<A>& re, vf<A>& im, const vf<A>& wr, const vf<A>& wi) n
     const vf<A> pr = partner<H>(re), pi = partner<H>(im);
     const vf<A> ar = blend_upper<H, A>(pr, re), ai = blend_upper<H, A>(pi, im);
     const vf<A> br = blend_upper<H, A>(re, pr), bi = blend_upper<H, A>(im, pi);
-    re = mul_add<A>(wr, br, neg_mul_add<A>(wi, bi, ar));
+    re = mul_add<A>(wr, br, sub_mul<A>(wi, bi, ar));
     im = mul_add<A>(wr, bi, mul_add<A>(wi, br, ai));
 }
 
@@ -289,6 +301,29 @@ KFM_ALWAYS_INLINE void transpose(vf<A>* rows) noexcept {
         return;
     }
 #endif
+#if XSIMD_WITH_NEON
+    // NEON 4 x 4: transposes of 2 x 2 blocks of lanes, then of 64-bit halves: 8 instructions, against 8
+    // table lookups and 8 bit selects (plus their index and mask constants) for the generic rounds.
+    if constexpr (std::is_base_of<xsimd::neon, A>::value && lanes<A> == 4) {
+#if XSIMD_WITH_NEON64
+        const float32x4_t t0 = vtrn1q_f32(rows[0], rows[1]), t1 = vtrn2q_f32(rows[0], rows[1]);  // lanes 0 2 | 1 3
+        const float32x4_t t2 = vtrn1q_f32(rows[2], rows[3]), t3 = vtrn2q_f32(rows[2], rows[3]);
+        const float64x2_t d0 = vreinterpretq_f64_f32(t0), d1 = vreinterpretq_f64_f32(t1);
+        const float64x2_t d2 = vreinterpretq_f64_f32(t2), d3 = vreinterpretq_f64_f32(t3);
+        rows[0] = vf<A>(vreinterpretq_f32_f64(vtrn1q_f64(d0, d2)));
+        rows[1] = vf<A>(vreinterpretq_f32_f64(vtrn1q_f64(d1, d3)));
+        rows[2] = vf<A>(vreinterpretq_f32_f64(vtrn2q_f64(d0, d2)));
+        rows[3] = vf<A>(vreinterpretq_f32_f64(vtrn2q_f64(d1, d3)));
+#else
+        const float32x4x2_t t01 = vtrnq_f32(rows[0], rows[1]), t23 = vtrnq_f32(rows[2], rows[3]);
+        rows[0] = vf<A>(vcombine_f32(vget_low_f32(t01.val[0]), vget_low_f32(t23.val[0])));
+        rows[1] = vf<A>(vcombine_f32(vget_low_f32(t01.val[1]), vget_low_f32(t23.val[1])));
+        rows[2] = vf<A>(vcombine_f32(vget_high_f32(t01.val[0]), vget_high_f32(t23.val[0])));
+        rows[3] = vf<A>(vcombine_f32(vget_high_f32(t01.val[1]), vget_high_f32(t23.val[1])));
+#endif
+        return;
+    }
+#endif
 #if KFM_MVE
     if constexpr (std::is_same<mve_arch, A>::value) return mve_transpose(rows);  // interleaving store (mve.hpp)
 #endif
@@ -318,7 +353,7 @@ struct fft_tile {
 };
 
 template <class A>
-inline void load_tile_first_stages(fft_tile<A>& t, const float* in_re, const float* in_im, std::size_t b,
+KFM_ALWAYS_INLINE void load_tile_first_stages(fft_tile<A>& t, const float* in_re, const float* in_im, std::size_t b,
                                    std::size_t row_stride, const float* tw) noexcept {
     constexpr std::size_t W = lanes<A>;
     vf<A>* re = t.re;
@@ -351,7 +386,7 @@ inline void load_tile_first_stages(fft_tile<A>& t, const float* in_re, const flo
                 ti = im[k + h];
             } else {
                 const vf<A> wr(w_re[j]), wi(w_im[j]);
-                tr = neg_mul_add<A>(wi, im[k + h], wr * re[k + h]);
+                tr = sub_mul<A>(wi, im[k + h], wr * re[k + h]);
                 ti = mul_add<A>(wi, re[k + h], wr * im[k + h]);
             }
             re[k + h] = re[k] - tr;
@@ -470,40 +505,18 @@ template <class A>
 constexpr bool eight_vector_registers = false;
 #endif
 
+// Every forward transform but the whole-tile ones (fft_r2_c2c). Out of line: inlined, the tiles' stack
+// frame and the saved registers were set up on the whole-tile path too (about a fifth of n = 16 on NEON).
 template <class A>
-void fft_r2_c2c(const float* in_re, const float* in_im, float* out_re, float* out_im, unsigned log2_n,
-                const float* twiddles, bool inverse) noexcept {
+__attribute__((noinline)) void fft_tiles_and_passes(const float* in_re, const float* in_im, float* out_re,
+                                                    float* out_im, unsigned log2_n, const float* twiddles) noexcept {
     const std::size_t n = std::size_t(1) << log2_n;
     constexpr std::size_t W = lanes<A>;
-    // 16 <= n < 64 on 8 lanes: the 4-lane kernel reaches its tile path (n >= 16), where the 8-lane one
-    // needs scalar gathers and in-register lane shuffles.
-    using Half = typename half_width_arch<A>::type;
-    if constexpr (!std::is_void<Half>::value) {
-        constexpr std::size_t HW = lanes<Half>;
-        if (n >= HW * HW && n < W * W) {
-            fft_r2_c2c<Half>(in_re, in_im, out_re, out_im, log2_n, twiddles, inverse);
-            return;
-        }
-    }
-    if (inverse) swap_re_im(in_re, in_im, out_re, out_im);
-    if constexpr (W == 1) {
-        fft_scalar(in_re, in_im, out_re, out_im, log2_n, twiddles);
-        return;
-    }
     const bool in_place = in_re == out_re || in_im == out_im;
     std::size_t h = 1;
     if constexpr (W >= 4) {
         if (n >= W) {
-            if constexpr (W == 4 && !eight_vector_registers<A>) {  // n = 2 W^2: 16 data registers
-                if (n == 2 * W * W && (!in_place || (in_re == out_re && in_im == out_im))) {
-                    whole_tile_transform<2, A>(in_re, in_im, out_re, out_im, twiddles);
-                    return;
-                }
-            }
-            if (n == W * W && (!in_place || (in_re == out_re && in_im == out_im))) {
-                whole_tile_transform<1, A>(in_re, in_im, out_re, out_im, twiddles);
-                return;
-            } else if (n >= W * W && in_re == out_re && in_im == out_im) {
+            if (n >= W * W && in_re == out_re && in_im == out_im) {
                 reverse_tiles_and_first_stages<true, A>(out_re, out_im, out_re, out_im, log2_n, twiddles);
             } else if (n >= W * W && !in_place) {
 #if KFM_MVE
@@ -544,6 +557,38 @@ void fft_r2_c2c(const float* in_re, const float* in_im, float* out_re, float* ou
     }
     for (; 4 * h <= n; h *= 4) radix_pass<4, A>(out_re, out_im, n, h, twiddles);
     if (2 * h <= n) radix_pass<2, A>(out_re, out_im, n, h, twiddles);
+}
+
+template <class A>
+void fft_r2_c2c(const float* in_re, const float* in_im, float* out_re, float* out_im, unsigned log2_n,
+                const float* twiddles, bool inverse) noexcept {
+    const std::size_t n = std::size_t(1) << log2_n;
+    constexpr std::size_t W = lanes<A>;
+    // 16 <= n < 64 on 8 lanes: the 4-lane kernel reaches its tile path (n >= 16), where the 8-lane one
+    // needs scalar gathers and in-register lane shuffles.
+    using Half = typename half_width_arch<A>::type;
+    if constexpr (!std::is_void<Half>::value) {
+        constexpr std::size_t HW = lanes<Half>;
+        if (n >= HW * HW && n < W * W) {
+            fft_r2_c2c<Half>(in_re, in_im, out_re, out_im, log2_n, twiddles, inverse);
+            return;
+        }
+    }
+    if (inverse) swap_re_im(in_re, in_im, out_re, out_im);
+    if constexpr (W == 1) {
+        fft_scalar(in_re, in_im, out_re, out_im, log2_n, twiddles);
+    } else {
+        if constexpr (W >= 4) {  // the whole transform in registers: out of place or wholly in place
+            const bool in_place = in_re == out_re || in_im == out_im;
+            const bool tile_ok = !in_place || (in_re == out_re && in_im == out_im);
+            if constexpr (W == 4 && !eight_vector_registers<A>) {  // n = 2 W^2: 16 data registers
+                if (n == 2 * W * W && tile_ok)
+                    return whole_tile_transform<2, A>(in_re, in_im, out_re, out_im, twiddles);
+            }
+            if (n == W * W && tile_ok) return whole_tile_transform<1, A>(in_re, in_im, out_re, out_im, twiddles);
+        }
+        fft_tiles_and_passes<A>(in_re, in_im, out_re, out_im, log2_n, twiddles);
+    }
 }
 
 }  // namespace

@@ -95,7 +95,7 @@ KFM_ALWAYS_INLINE vf<V> batch_negate(const vf<V>& x) noexcept {
 template <class V>
 KFM_ALWAYS_INLINE void times_twiddle(const vf<V>& br, const vf<V>& bi, const vf<V>& wr, const vf<V>& wi, vf<V>& pr,
                                      vf<V>& pi) noexcept {
-    pr = neg_mul_add<V>(wi, bi, wr * br);
+    pr = sub_mul<V>(wi, bi, wr * br);
     pi = mul_add<V>(wi, br, wr * bi);
 }
 
