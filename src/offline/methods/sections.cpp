@@ -2,10 +2,12 @@
 // feature-parameter helpers of offline/methods/sections.hpp.
 #include "offline/methods/sections.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
 #include "kfm/offline.hpp"
+#include "offline/sampling/random.hpp"
 
 namespace kfm::offline {
 namespace {
@@ -101,6 +103,29 @@ bool same_f32(const std::vector<double>& values, float* common) noexcept {
         if (static_cast<float>(v) != first) return false;
     *common = first;
     return true;
+}
+
+std::uint32_t append_block_product_passes(std::uint32_t features, std::uint32_t degree, std::uint32_t d2, float weight,
+                                          std::uint32_t first_block, std::uint32_t out_begin,
+                                          std::vector<format::feature_segment>& segments) {
+    std::uint32_t block = first_block;
+    for (std::uint32_t done = 0; done < features; done += d2) {
+        format::feature_segment s = make_segment(format::nonlinearity::product, block * d2, degree * d2, out_begin + done,
+                                                 float(std::sqrt(double(d2))), weight);
+        s.arg_count = std::min(d2, features - done);
+        s.flags = format::segment_flag_block_product;
+        segments.push_back(s);
+        block += degree;
+    }
+    return block - first_block;
+}
+
+std::vector<bool> random_block_signs(std::uint64_t blocks, std::uint32_t d2, rng& r) {
+    const std::uint32_t stride = format::hadamard_sign_stride(d2);
+    std::vector<bool> signs(std::size_t(blocks) * stride, false);
+    for (std::uint64_t b = 0; b < blocks; ++b)
+        for (std::uint32_t j = 0; j < d2; ++j) signs[std::size_t(b) * stride + j] = r.rademacher() < 0;
+    return signs;
 }
 
 }  // namespace kfm::offline

@@ -1,6 +1,7 @@
 // Offline helpers for feature-segment parameters that builders share, beyond the typed section
 // constructors declared in kfm/offline.hpp (defined in sections.cpp).
 #pragma once
+#include <cstdint>
 #include <vector>
 
 #include "kfm/format.hpp"
@@ -22,5 +23,18 @@ bool fold_scales_into_weights(format::nonlinearity kind, const std::vector<doubl
 // True when every value rounds to the same float, stored in *common (a scalar weight then replaces the
 // weights section). False for an empty vector.
 bool same_f32(const std::vector<double>& values, float* common) noexcept;
+
+class rng;
+
+// Block products (segment_flag_block_product) of one degree: `features` outputs from out_begin on, in passes
+// of up to d2, each pass a segment whose `degree` factors are the next `degree` blocks of d2 projections from
+// first_block, scale sqrt(d2) (the hadamard projection's H is normalised) and `weight`. Returns the blocks read.
+std::uint32_t append_block_product_passes(std::uint32_t features, std::uint32_t degree, std::uint32_t d2, float weight,
+                                          std::uint32_t first_block, std::uint32_t out_begin,
+                                          std::vector<format::feature_segment>& segments);
+
+// The SIGN section's bits of `blocks` one-stage H D blocks of length d2, each an independent Rademacher draw
+// from r (format::hadamard_sign_stride layout).
+std::vector<bool> random_block_signs(std::uint64_t blocks, std::uint32_t d2, rng& r);
 
 }  // namespace kfm::offline

@@ -32,6 +32,7 @@
 #include "kfm/build_registry.hpp"
 #include "offline/methods/builders.hpp"
 #include "offline/methods/maclaurin_opt/degree_allocation.hpp"
+#include "offline/methods/sections.hpp"
 #include "offline/sampling/portable_math.hpp"
 #include "offline/sampling/random.hpp"
 
@@ -138,9 +139,9 @@ double gaussian_input_log2_bound(const build_options& o, const std::vector<float
 }
 
 // The sketched degrees' segments, degree k = i + 2 for features[i] > 0 features of weight
-// sqrt(coefficients[i] / features[i]) (the kernel's Maclaurin coefficient a_k over the degree's count): one
-// block product segment per pass of up to d2 features, its k factors the next k blocks of the projection from
-// first_block, its outputs from out_begin on. Returns the blocks they read.
+// sqrt(coefficients[i] / features[i]) (the kernel's Maclaurin coefficient a_k over the degree's count), as
+// block product passes (append_block_product_passes) from first_block and out_begin on. Returns the blocks
+// they read.
 std::uint32_t append_sketch_segments(const std::vector<double>& coefficients, const std::vector<std::uint32_t>& features,
                                      std::uint32_t d2, std::uint32_t first_block, std::uint32_t out_begin,
                                      std::vector<format::feature_segment>& segments) {
@@ -148,16 +149,8 @@ std::uint32_t append_sketch_segments(const std::vector<double>& coefficients, co
     for (std::size_t i = 0; i < features.size(); ++i) {
         const std::uint32_t degree = std::uint32_t(i) + 2;
         const float weight = features[i] == 0 ? 0.0f : float(std::sqrt(coefficients[i] / double(features[i])));
-        for (std::uint32_t done = 0; done < features[i]; done += d2) {
-            const std::uint32_t count = std::min(d2, features[i] - done);
-            format::feature_segment s = make_segment(format::nonlinearity::product, block * d2, degree * d2, out,
-                                                     float(std::sqrt(double(d2))), weight);
-            s.arg_count = count;
-            s.flags = format::segment_flag_block_product;
-            segments.push_back(s);
-            block += degree;
-            out += count;
-        }
+        block += append_block_product_passes(features[i], degree, d2, weight, block, out, segments);
+        out += features[i];
     }
     return block - first_block;
 }
@@ -208,10 +201,7 @@ map_contents build_maclaurin_opt(const build_options& o) {
 
     // Every block's signs, independent.
     rng signs_rng(derive(o.seed, stream_signs));
-    const std::uint32_t stride = format::hadamard_sign_stride(d2);
-    std::vector<bool> signs(std::size_t(blocks) * hadamard_stages * stride, false);
-    for (std::uint32_t b = 0; b < blocks * hadamard_stages; ++b)
-        for (std::uint32_t j = 0; j < d2; ++j) signs[std::size_t(b) * stride + j] = signs_rng.rademacher() < 0;
+    const std::vector<bool> signs = random_block_signs(std::uint64_t(blocks) * hadamard_stages, d2, signs_rng);
 
     map_contents map;
     format::map_meta& m = map.meta;

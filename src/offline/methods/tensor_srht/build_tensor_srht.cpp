@@ -22,6 +22,7 @@
 
 #include "format/bits.hpp"
 #include "offline/methods/builders.hpp"
+#include "offline/methods/sections.hpp"
 #include "offline/sampling/random.hpp"
 
 namespace kfm::offline {
@@ -44,22 +45,6 @@ void check_options(const build_options& o) {
         throw std::invalid_argument(where + "polynomial-sphere scale a must be finite and at least 2");
 }
 
-// One block product segment per pass of up to d2 features: pass i reads blocks i p .. i p + p - 1.
-std::vector<format::feature_segment> pass_segments(std::uint32_t features, std::uint32_t degree, std::uint32_t d2,
-                                                   float weight) {
-    std::vector<format::feature_segment> segments;
-    std::uint32_t block = 0;
-    for (std::uint32_t out = 0; out < features; out += d2) {
-        format::feature_segment s = make_segment(format::nonlinearity::product, block * d2, degree * d2, out,
-                                                 float(std::sqrt(double(d2))), weight);
-        s.arg_count = std::min(d2, features - out);
-        s.flags = format::segment_flag_block_product;
-        segments.push_back(s);
-        block += degree;
-    }
-    return segments;
-}
-
 }  // namespace
 
 map_contents build_tensor_srht(const build_options& o) {
@@ -75,15 +60,12 @@ map_contents build_tensor_srht(const build_options& o) {
 
     const double q = o.kernel.scale * o.kernel.scale / 2.0 - 1.0;
     const double alpha = std::pow(2.0 / (o.kernel.scale * o.kernel.scale), double(p));
-    const std::vector<format::feature_segment> segments =
-        pass_segments(o.features, p, d2, float(std::sqrt(alpha / double(o.features))));
+    std::vector<format::feature_segment> segments;
+    append_block_product_passes(o.features, p, d2, float(std::sqrt(alpha / double(o.features))), 0, 0, segments);
 
     // Every block's signs, independent.
     rng signs_rng(derive(o.seed, stream_signs));
-    const std::uint32_t stride = format::hadamard_sign_stride(d2);
-    std::vector<bool> signs(std::size_t(blocks) * hadamard_stages * stride, false);
-    for (std::uint64_t b = 0; b < blocks * hadamard_stages; ++b)
-        for (std::uint32_t j = 0; j < d2; ++j) signs[std::size_t(b) * stride + j] = signs_rng.rademacher() < 0;
+    const std::vector<bool> signs = random_block_signs(blocks * hadamard_stages, d2, signs_rng);
 
     map_contents map;
     format::map_meta& m = map.meta;
