@@ -23,8 +23,8 @@ struct lane_sign_bits {  // bit pattern of +1.0f (lower lanes of each 2H block) 
 // v * (+-1) + partner(v): exact (the product by +-1 is), two operations instead of add, subtract, blend.
 template <unsigned H, class A>
 inline vf<A> fwht_lane_stage(const vf<A>& v) noexcept {
-    using U = xsimd::batch<std::uint32_t, A>;
-    const vf<A> sign = xsimd::bitwise_cast<vf<A>>(U(xsimd::make_batch_constant<U, lane_sign_bits<H>>()));
+    using U = u32_lanes<A>;
+    const vf<A> sign = U::to_float(U::template constant<lane_sign_bits<H>>());
     return mul_add<A>(v, sign, partner<H>(v));
 }
 
