@@ -245,6 +245,41 @@ TEST_CASE("maclaurin-opt runtime: an input whose PREP'd x' is not finite is refu
     CHECK(kfm::transform(opened.view(), good.data(), d, out.data(), D, ws.data(), ws.size()) == status::ok);
 }
 
+TEST_CASE("maclaurin-opt runtime: a batch of several passes gives every row's single-vector bits; a bad row in any pass writes nothing") {
+    // PREP's x' (and the prefactor's |x'|^2) is computed once per row: the check leaves the first pass's
+    // rows prepared and each later pass prepares its own, so every pass must map as the single-vector call.
+    map_contents map = built();
+    float* prep = data_of<float>(map, fmt::tag::preprocess);
+    for (unsigned i = 0; i < d; ++i) prep[d + i] = 2.0f;  // scale 2: a finite x near the float limit overflows
+    const opened_map opened = map_from_contents(map);
+    const std::uint32_t D = map.meta.output_dim;
+    constexpr std::size_t n = 7;
+    std::vector<float> xs(n * d);
+    for (std::size_t i = 0; i < xs.size(); ++i) xs[i] = float(std::cos(0.37 * double(i))) * (1.0f + float(i % 5));
+    std::vector<float> singles(n * D);
+    std::vector<std::uint8_t> one(kfm::workspace_bytes(opened.view(), 1));
+    for (std::size_t r = 0; r < n; ++r)
+        REQUIRE(kfm::transform(opened.view(), xs.data() + r * d, d, singles.data() + r * D, D, one.data(), one.size()) ==
+                status::ok);
+    // The smallest workspace (one row per pass) and the largest a batch of n asks for.
+    for (const std::size_t bytes : {kfm::workspace_bytes(opened.view(), 1), kfm::workspace_bytes(opened.view(), n)}) {
+        CAPTURE(bytes);
+        std::vector<std::uint8_t> ws(bytes);
+        std::vector<float> out(n * D, -7.0f);
+        REQUIRE(kfm::transform_batch(opened.view(), xs.data(), n, d, d, out.data(), D, ws.data(), ws.size()) == status::ok);
+        CHECK(std::memcmp(out.data(), singles.data(), out.size() * sizeof(float)) == 0);
+        for (const std::size_t bad_row : {std::size_t(0), std::size_t(1), n - 1}) {
+            CAPTURE(bad_row);
+            std::vector<float> bad = xs;
+            bad[bad_row * d + 2] = std::numeric_limits<float>::max();  // finite, but x' overflows
+            std::vector<float> untouched(n * D, -7.0f);
+            CHECK(kfm::transform_batch(opened.view(), bad.data(), n, d, d, untouched.data(), D, ws.data(), ws.size()) ==
+                  status::non_finite_input);
+            CHECK(untouched == std::vector<float>(n * D, -7.0f));
+        }
+    }
+}
+
 TEST_CASE("maclaurin-opt runtime: open refuses malformed block and indexed products, flags and stage counts") {
     CHECK(open_status(built()) == status::ok);
     CHECK(open_status(as_indexed_rows(built())) == status::ok);
