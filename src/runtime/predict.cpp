@@ -113,9 +113,9 @@ status predict(const map& m, const float* x, std::size_t x_dim, float* scores, s
     const map_state* map = detail::state_of(m);
     if (status s = check_call(map, x, x_dim, scores, scores_dim, label); s != status::ok) return s;
     if (workspace == nullptr || workspace_size < total_bytes(*map, 1)) return status::workspace_too_small;
-    if (!detail::pipeline_check(*map, x, 1, x_dim, 1, workspace)) return status::non_finite_input;
+    if (!detail::pipeline_check_one(*map, x, workspace)) return status::non_finite_input;
     const head_layout h = carve_head(*map, 1, workspace);
-    detail::pipeline_run(*map, x, 1, x_dim, 1, 0, h.phi, map->meta->output_dim, workspace);
+    detail::pipeline_run_one(*map, x, h.phi, workspace);
     apply_head(*map, h.phi, scores != nullptr ? scores : h.scores, label);
     return status::ok;
 }

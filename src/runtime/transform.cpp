@@ -359,6 +359,14 @@ std::size_t pipeline_rows_per_pass(const map_state& map, std::size_t batch) noex
 
 std::size_t pipeline_bytes(const map_state& map, std::size_t rows) noexcept { return bytes_for_rows(map, rows); }
 
+bool pipeline_check_one(const map_state& map, const float* x, void* workspace) noexcept {
+    return prepare_row(map, carve(map, 1, workspace), 0, x);
+}
+
+void pipeline_run_one(const map_state& map, const float* x, float* out, void* workspace) noexcept {
+    run_rows(map, carve(map, 1, workspace), x, map.meta->input_dim, 1, out, map.meta->output_dim);
+}
+
 bool pipeline_check(const map_state& map, const float* x, std::size_t n, std::size_t x_stride, std::size_t rows,
                     void* workspace) noexcept {
     return prepare_batch(map, carve(map, rows, workspace), x, n, x_stride, rows);
