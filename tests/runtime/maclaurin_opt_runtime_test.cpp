@@ -1,9 +1,9 @@
 // The runtime pieces maclaurin-opt adds, on a built map: the gaussian prefactor (every output, the constant
 // included, times exp(-|x'|^2/2) of the PREP'd input), block products (factor l of feature j reads
-// t[proj_begin + l block_size + j]), indexed product rows (entry k reads INDX[k], the layout of earlier
-// files, here hand-built from the block products) and one-stage hadamard blocks (repeats = 1), against a
-// double-precision reference of the map's own sections; and open()'s refusals of malformed block and
-// indexed products, flags and stage counts.
+// t[proj_begin + l block_size + j]; consecutive passes share blocks), indexed product rows (entry k reads
+// INDX[k], the layout of earlier files, here hand-built from the block products) and one-stage hadamard
+// blocks (repeats = 1), against a double-precision reference of the map's own sections; and open()'s
+// refusals of malformed block and indexed products, flags and stage counts.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -164,11 +164,15 @@ void check_against_reference(const map_contents& map) {
     }
 }
 
-// The block product segments' passes: (degree, features) per segment.
-std::vector<std::pair<std::uint32_t, std::uint32_t>> passes(const map_contents& map) {
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+// The block product segments' passes, in order.
+struct pass_layout {
+    std::uint32_t first_block, degree, features;
+};
+std::vector<pass_layout> passes(const map_contents& map) {
+    std::vector<pass_layout> out;
+    const std::uint32_t d2 = map.meta.block_size;
     for (const fmt::feature_segment& s : section_values<fmt::feature_segment>(map, fmt::tag::segments))
-        if ((s.flags & fmt::segment_flag_block_product) != 0) out.push_back({s.proj_count / map.meta.block_size, s.arg_count});
+        if ((s.flags & fmt::segment_flag_block_product) != 0) out.push_back({s.proj_begin / d2, s.proj_count / d2, s.arg_count});
     return out;
 }
 
@@ -178,16 +182,20 @@ TEST_CASE("maclaurin-opt runtime: phi(x) is the prefactor times the H D blocks' 
     const map_contents map = built();
     REQUIRE(map.meta.repeats == 1);
     REQUIRE(!has_section(map, fmt::tag::indices));
-    // Every pass of up to d2 features has blocks of its own: 1 + sum over passes of their degree blocks.
+    // The passes of up to d2 features are one chain of blocks from block 0 (the linear terms'): pass p reads
+    // blocks p, ..., p + k - 1, so the map has (passes + the last degree - 1) blocks.
     const auto p = passes(map);
     REQUIRE(p.size() >= 2);
     std::uint32_t blocks = 1, out = map.meta.block_size;
-    for (const auto& [degree, count] : p) {
-        CHECK(count <= map.meta.block_size);
-        blocks += degree;
-        out += count;
+    for (std::uint32_t i = 0; i < p.size(); ++i) {
+        CAPTURE(i);
+        CHECK(p[i].first_block == i);
+        CHECK(p[i].features <= map.meta.block_size);
+        blocks = std::max(blocks, i + p[i].degree);
+        out += p[i].features;
     }
     CHECK(map.meta.block_count == blocks);
+    CHECK(blocks == std::uint32_t(p.size()) + p.back().degree - 1);
     CHECK(out + 1 == map.meta.output_dim);
     check_against_reference(map);
 }

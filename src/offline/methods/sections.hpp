@@ -27,10 +27,12 @@ bool same_f32(const std::vector<double>& values, float* common) noexcept;
 class rng;
 
 // Block products (segment_flag_block_product) of one degree: `features` outputs from out_begin on, in passes
-// of up to d2, each pass a segment whose `degree` factors are the next `degree` blocks of d2 projections from
-// first_block, scale sqrt(d2) (the hadamard projection's H is normalised) and `weight`. Returns the blocks read.
+// of up to d2, each pass a segment whose `degree` factors are `degree` consecutive blocks of d2 projections,
+// scale sqrt(d2) (the hadamard projection's H is normalised) and `weight`. Pass p's first block is first_block
+// + p block_step: block_step = degree gives every pass blocks of its own, block_step = 1 a chain in which
+// consecutive passes share degree - 1 blocks. Returns the first block of the pass after the last.
 std::uint32_t append_block_product_passes(std::uint32_t features, std::uint32_t degree, std::uint32_t d2, float weight,
-                                          std::uint32_t first_block, std::uint32_t out_begin,
+                                          std::uint32_t first_block, std::uint32_t block_step, std::uint32_t out_begin,
                                           std::vector<format::feature_segment>& segments);
 
 // The SIGN section's bits of `blocks` one-stage H D blocks of length d2, each an independent Rademacher draw
