@@ -137,25 +137,25 @@ accumulator sum_of_squares(const float* x, std::size_t n, accumulator s) {
     return ((partial[0] + partial[1]) + (partial[2] + partial[3])) + ((partial[4] + partial[5]) + (partial[6] + partial[7]));
 }
 
-// PREP's x'_i = (x_i - shift_i) * scale_i (the model file's input pre-processing), in float, written into
-// x_work, and whether every x'_i is finite. An x'_i is not finite for a non-finite x_i (shift and scale are
-// finite), and for a finite x_i far from the shift times a large scale. The check reads x' back from x_work
-// (still in L1) with all_finite: one loop computing, storing and flagging measured slower on x86-64's
-// baseline build (scalar code at d = 256, store-forwarding stalls of the flags at d = 16).
-bool apply_prep(const map_state& map, const float* x, float* x_work) {
+// PREP's x'_i = (x_i - shift_i) * scale_i (the model file's input pre-processing), in float, into x_work.
+void apply_prep(const map_state& map, const float* x, float* x_work) {
     const std::size_t d = map.meta->input_dim;
     const float* shift = map.view<section::preprocess>().data;
     const float* scale = shift + d;  // pointers and a size_t index, so the loop vectorises
     for (std::size_t i = 0; i < d; ++i) x_work[i] = (x[i] - shift[i]) * scale[i];
-    return all_finite(x_work, d);
 }
 
-// The input step of one row, the only one that reads x before the projection: whether x is finite (and so
-// PREP's x', which a finite x far from the shift times a large scale could overflow), with x' written into
-// the workspace's row `row`. Without PREP only the check, on x itself.
+// The input step of one row, the only one that reads x before the projection: whether x is finite, with
+// PREP's x' written into the workspace's row `row` and checked there (a non-finite x_i gives a non-finite
+// x'_i, shift and scale being finite, and a finite x_i far from the shift times a large scale can overflow).
+// Without PREP only the check, on x itself. The check reads x' back from the workspace (still in L1): one
+// loop computing, storing and flagging measured slower on x86-64's baseline build (scalar code at d = 256,
+// store-forwarding stalls of the flags at d = 16).
 bool prepare_row(const map_state& map, const workspace_layout& w, std::size_t row, const float* x) {
     if (!map.view<section::preprocess>().present()) return all_finite(x, map.meta->input_dim);
-    return apply_prep(map, x, w.x_work + row * map.meta->work_dim);
+    float* x_work = w.x_work + row * map.meta->work_dim;
+    apply_prep(map, x, x_work);
+    return all_finite(x_work, map.meta->input_dim);
 }
 
 // Every row of a batch checked before anything is written, leaving the first pass's `rows` rows prepared:
@@ -171,11 +171,14 @@ bool prepare_batch(const map_state& map, const workspace_layout& w, const float*
     return true;
 }
 
-// A later pass's rows, checked by prepare_batch: their PREP'd x' again (nothing to do without PREP).
+// A later pass's rows, checked by prepare_batch: their PREP'd x' again (nothing to do without PREP). The
+// workspace holds one pass, and nothing is written before every row is checked, so a batch computes the
+// x' of the rows after its first pass twice (every row but the first when the projection takes one row
+// per pass, as hadamard's).
 void prepare_pass(const map_state& map, const workspace_layout& w, const float* x, std::size_t x_stride,
                   std::size_t rows) {
     if (!map.view<section::preprocess>().present()) return;
-    for (std::size_t r = 0; r < rows; ++r) prepare_row(map, w, r, x + r * x_stride);
+    for (std::size_t r = 0; r < rows; ++r) apply_prep(map, x + r * x_stride, w.x_work + r * map.meta->work_dim);
 }
 
 // After prepare_row: x_work = x' (PREP's, already in x_work, or x), unit-normalised when the map asks (zero
@@ -275,7 +278,9 @@ void features(const map_state& map, const float* t, float* out) {
 // input_dim values of x_work). The factor is at most 1, so it cannot take a finite output out of range. A
 // normal float factor scales in float (a loop that vectorises: the outputs within a float rounding of the
 // double product); a smaller one, for inputs far from the shift, in double as before (float(factor) would
-// lose its bits or flush to zero).
+// lose its bits or flush to zero). |x'|^2 is summed here, from x_work, not in prepare_row's step: the same
+// bits either way, but the double partial sums made that step's loop scalar (twice a d = 256 map's time on
+// x86-64's baseline build), and a batch would have to keep every row's sum until its pass.
 void apply_gaussian_prefactor(const map_state& map, const float* x_work, float* out) {
     const fmt::map_meta& m = *map.meta;
     const accumulator factor = std::exp(accumulator(-0.5) * sum_of_squares(x_work, m.input_dim, accumulator(1)));
