@@ -147,18 +147,18 @@ double gaussian_input_log2_bound(const build_options& o, const std::vector<float
 // The sketched degrees' segments, degree k = i + 2 for features[i] > 0 features of weight
 // sqrt(coefficients[i] / features[i]) (the kernel's Maclaurin coefficient a_k over the degree's count), as
 // block product passes from out_begin on. Chained (the gaussian): one chain of blocks whose block 0 is the
-// linear terms', the sketch's pass p (over every degree, in order) reading blocks p, ..., p + k - 1
-// (append_block_product_passes with block_step 1). Otherwise every pass reads k blocks of its own after
-// block 0. Returns the blocks the map needs.
+// linear terms', the sketch's pass p (over every degree, in order) reading blocks p, ..., p + k - 1.
+// Otherwise every pass reads k blocks of its own after block 0. Returns the blocks the map needs.
 std::uint32_t append_sketch_segments(const std::vector<double>& coefficients, const std::vector<std::uint32_t>& features,
                                      std::uint32_t d2, bool chained, std::uint32_t out_begin,
                                      std::vector<format::feature_segment>& segments) {
+    const pass_blocks sharing = chained ? pass_blocks::chained : pass_blocks::own;
     std::uint32_t next_block = chained ? 0 : 1, blocks = 1, out = out_begin;
     for (std::size_t i = 0; i < features.size(); ++i) {
         if (features[i] == 0) continue;
         const std::uint32_t degree = std::uint32_t(i) + 2, step = chained ? 1 : degree;
         const float weight = float(std::sqrt(coefficients[i] / double(features[i])));
-        next_block = append_block_product_passes(features[i], degree, d2, weight, next_block, step, out, segments);
+        next_block += append_block_product_passes(features[i], degree, d2, weight, next_block, out, segments, sharing);
         blocks = std::max(blocks, next_block - step + degree);  // the last pass's blocks
         out += features[i];
     }

@@ -61,7 +61,7 @@ map_contents build_tensor_srht(const build_options& o) {
     const double q = o.kernel.scale * o.kernel.scale / 2.0 - 1.0;
     const double alpha = std::pow(2.0 / (o.kernel.scale * o.kernel.scale), double(p));
     std::vector<format::feature_segment> segments;
-    append_block_product_passes(o.features, p, d2, float(std::sqrt(alpha / double(o.features))), 0, p, 0, segments);
+    append_block_product_passes(o.features, p, d2, float(std::sqrt(alpha / double(o.features))), 0, 0, segments);
 
     // Every block's signs, independent.
     rng signs_rng(derive(o.seed, stream_signs));
