@@ -66,7 +66,8 @@ int register_all() {
         for (unsigned multiple : multiples) {
             const unsigned D = multiple * d;
             register_map_benchmarks("sorf", d, D, [d, D] { return built(options(method::sorf, d, D)); });
-            register_map_benchmarks("maclaurin-opt", d, D, [d, D] { return fitted(options(method::maclaurin_opt, d, D)); });
+            register_map_benchmarks("maclaurin-opt", d, D,
+                                    [d, D] { return fitted(options(method::maclaurin_opt, d, D)); });
             register_map_benchmarks("gorf-sphere", d, D, [d, D] { return built(sphere_options(method::gorf, d, D)); });
             register_map_benchmarks("srf-sphere", d, D, [d, D] { return built(sphere_options(method::srf, d, D)); });
             register_map_benchmarks("maclaurin-opt-sphere", d, D,

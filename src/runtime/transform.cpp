@@ -335,6 +335,7 @@ void run_pass(const map_state& map, const workspace_layout& w, const float* x, s
     if (begin > 0) prepare_pass(map, w, pass_x, x_stride, count);
     run_rows(map, w, pass_x, x_stride, count, out, out_stride);
 }
+
 }  // namespace
 
 namespace detail {
