@@ -44,7 +44,11 @@ void block_product(const float* t, std::size_t stride, unsigned factors, std::si
     }
     for (; j < n; ++j) {  // the last factors - 1 features (or all, for factors > stride): wrapped rows
         float p = scale * t[j];
-        for (unsigned l = 1; l < factors; ++l) p = p * (scale * t[l * stride + (j + l) % stride]);
+        std::size_t row = j;  // (j + l) mod stride, stepped: a division per factor was 2 % of a d = 16 map
+        for (unsigned l = 1; l < factors; ++l) {
+            row = row + 1 == stride ? 0 : row + 1;
+            p = p * (scale * t[l * stride + row]);
+        }
         out[j] = weight * p;
     }
 }

@@ -113,9 +113,9 @@ status predict(const map& m, const float* x, std::size_t x_dim, float* scores, s
     const map_state* map = detail::state_of(m);
     if (status s = check_call(map, x, x_dim, scores, scores_dim, label); s != status::ok) return s;
     if (workspace == nullptr || workspace_size < total_bytes(*map, 1)) return status::workspace_too_small;
-    if (!detail::pipeline_input_ok(*map, x)) return status::non_finite_input;
+    if (!detail::pipeline_check_one(*map, x, workspace)) return status::non_finite_input;
     const head_layout h = carve_head(*map, 1, workspace);
-    detail::pipeline_run(*map, x, x_dim, 1, h.phi, map->meta->output_dim, workspace);
+    detail::pipeline_run_one(*map, x, h.phi, workspace);
     apply_head(*map, h.phi, scores != nullptr ? scores : h.scores, label);
     return status::ok;
 }
@@ -129,17 +129,16 @@ status predict_batch(const map& m, const float* x, std::size_t n, std::size_t x_
     if (status s = check_call(map, x, x_dim, scores, scores_stride, labels); s != status::ok) return s;
     if (x_stride < x_dim) return status::wrong_dimension;
     if (workspace == nullptr || workspace_size < total_bytes(*map, 1)) return status::workspace_too_small;
-    for (std::size_t r = 0; r < n; ++r)
-        if (!detail::pipeline_input_ok(*map, x + r * x_stride)) return status::non_finite_input;
 
     // As many rows per pass as the workspace holds.
     std::size_t rows = detail::pipeline_rows_per_pass(*map, n);
     while (rows > 1 && total_bytes(*map, rows) > workspace_size) --rows;
+    if (!detail::pipeline_check(*map, x, n, x_stride, rows, workspace)) return status::non_finite_input;
     const head_layout h = carve_head(*map, rows, workspace);
     const std::size_t d = map->meta->output_dim;
     for (std::size_t r = 0; r < n; r += rows) {
         const std::size_t count = n - r < rows ? n - r : rows;
-        detail::pipeline_run(*map, x + r * x_stride, x_stride, count, h.phi, d, workspace);
+        detail::pipeline_run(*map, x, n, x_stride, rows, r, h.phi, d, workspace);
         for (std::size_t i = 0; i < count; ++i) {
             float* row_scores = scores != nullptr ? scores + (r + i) * scores_stride : h.scores;
             apply_head(*map, h.phi + i * d, row_scores, labels != nullptr ? labels + r + i : nullptr);

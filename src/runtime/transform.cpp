@@ -137,8 +137,7 @@ accumulator sum_of_squares(const float* x, std::size_t n, accumulator s) {
     return ((partial[0] + partial[1]) + (partial[2] + partial[3])) + ((partial[4] + partial[5]) + (partial[6] + partial[7]));
 }
 
-// PREP's x'_i = (x_i - shift_i) * scale_i (the model file's input pre-processing), in float, into x_work. An
-// x'_i is not finite for a non-finite x_i, and for a finite x_i far from the shift times a large scale.
+// PREP's x'_i = (x_i - shift_i) * scale_i (the model file's input pre-processing), in float, into x_work.
 void apply_prep(const map_state& map, const float* x, float* x_work) {
     const std::size_t d = map.meta->input_dim;
     const float* shift = map.view<section::preprocess>().data;
@@ -146,42 +145,47 @@ void apply_prep(const map_state& map, const float* x, float* x_work) {
     for (std::size_t i = 0; i < d; ++i) x_work[i] = (x[i] - shift[i]) * scale[i];
 }
 
-// Whether PREP's x' of x is finite, without storing it: the same float operations as apply_prep, checked
-// branch-free with K independent flags as all_finite (so it vectorises).
-bool prep_finite(const map_state& map, const float* x) {
-    constexpr std::size_t K = 16;
-    const std::size_t d = map.meta->input_dim;
-    const float* shift = map.view<section::preprocess>().data;
-    const float* scale = shift + d;
-    std::uint32_t bad[K] = {};
-    std::size_t i = 0;
-    for (; i + K <= d; i += K) {
-        for (std::size_t k = 0; k < K; ++k) {
-            const float v = (x[i + k] - shift[i + k]) * scale[i + k];
-            std::uint32_t u;
-            std::memcpy(&u, &v, sizeof u);
-            bad[k] |= std::uint32_t((u & 0x7f800000u) == 0x7f800000u);
-        }
-    }
-    std::uint32_t any = 0;
-    for (std::size_t k = 0; k < K; ++k) any |= bad[k];
-    for (; i < d; ++i) {
-        const float v = (x[i] - shift[i]) * scale[i];
-        std::uint32_t u;
-        std::memcpy(&u, &v, sizeof u);
-        any |= std::uint32_t((u & 0x7f800000u) == 0x7f800000u);
-    }
-    return any == 0;
+// The input step of one row, the only one that reads x before the projection: whether x is finite, with
+// PREP's x' written into the workspace's row `row` and checked there (a non-finite x_i gives a non-finite
+// x'_i, shift and scale being finite, and a finite x_i far from the shift times a large scale can overflow).
+// Without PREP only the check, on x itself. The check reads x' back from the workspace (still in L1): one
+// loop computing, storing and flagging measured slower on x86-64's baseline build (scalar code at d = 256,
+// store-forwarding stalls of the flags at d = 16).
+bool prepare_row(const map_state& map, const workspace_layout& w, std::size_t row, const float* x) {
+    if (!map.view<section::preprocess>().present()) return all_finite(x, map.meta->input_dim);
+    float* x_work = w.x_work + row * map.meta->work_dim;
+    apply_prep(map, x, x_work);
+    return all_finite(x_work, map.meta->input_dim);
 }
 
-// x_work = x after PREP (when present; already in x_work when prep_applied), unit-normalised when the map
-// asks (zero stays zero), zero padding, appended value.
-void preprocess(const map_state& map, const float* x, float* x_work, bool prep_applied) {
+// Every row of a batch checked before anything is written, leaving the first pass's `rows` rows prepared:
+// the rows after the first pass go through prepare_row into row 0 (only their check is kept), then the
+// first pass's rows into their own.
+bool prepare_batch(const map_state& map, const workspace_layout& w, const float* x, std::size_t n,
+                   std::size_t x_stride, std::size_t rows) {
+    const std::size_t first = n < rows ? n : rows;
+    for (std::size_t r = first; r < n; ++r)
+        if (!prepare_row(map, w, 0, x + r * x_stride)) return false;
+    for (std::size_t r = 0; r < first; ++r)
+        if (!prepare_row(map, w, r, x + r * x_stride)) return false;
+    return true;
+}
+
+// A later pass's rows, checked by prepare_batch: their PREP'd x' again (nothing to do without PREP). The
+// workspace holds one pass, and nothing is written before every row is checked, so a batch computes the
+// x' of the rows after its first pass twice (every row but the first when the projection takes one row
+// per pass, as hadamard's).
+void prepare_pass(const map_state& map, const workspace_layout& w, const float* x, std::size_t x_stride,
+                  std::size_t rows) {
+    if (!map.view<section::preprocess>().present()) return;
+    for (std::size_t r = 0; r < rows; ++r) apply_prep(map, x + r * x_stride, w.x_work + r * map.meta->work_dim);
+}
+
+// After prepare_row: x_work = x' (PREP's, already in x_work, or x), unit-normalised when the map asks (zero
+// stays zero), zero padding, appended value.
+void preprocess(const map_state& map, const float* x, float* x_work) {
     const fmt::map_meta& m = *map.meta;
-    if (map.view<section::preprocess>().present()) {
-        if (!prep_applied) apply_prep(map, x, x_work);
-        x = x_work;  // normalisation below reads and writes in place
-    }
+    if (map.view<section::preprocess>().present()) x = x_work;  // normalisation below reads and writes in place
     // x / |x|, as x s / |x s| with s = power_of_two_scale (in double the same bits as without s).
     accumulator sum = 0, s = 1;
     if ((m.flags & fmt::meta_flag_normalize_input) != 0) {
@@ -274,7 +278,9 @@ void features(const map_state& map, const float* t, float* out) {
 // input_dim values of x_work). The factor is at most 1, so it cannot take a finite output out of range. A
 // normal float factor scales in float (a loop that vectorises: the outputs within a float rounding of the
 // double product); a smaller one, for inputs far from the shift, in double as before (float(factor) would
-// lose its bits or flush to zero).
+// lose its bits or flush to zero). |x'|^2 is summed here, from x_work, not in prepare_row's step: the same
+// bits either way, but the double partial sums made that step's loop scalar (twice a d = 256 map's time on
+// x86-64's baseline build), and a batch would have to keep every row's sum until its pass.
 void apply_gaussian_prefactor(const map_state& map, const float* x_work, float* out) {
     const fmt::map_meta& m = *map.meta;
     const accumulator factor = std::exp(accumulator(-0.5) * sum_of_squares(x_work, m.input_dim, accumulator(1)));
@@ -294,23 +300,16 @@ bool preprocess_is_copy(const map_state& map) {
            m.input_append == 0.0;
 }
 
-// x is finite, and so is PREP's x' (a finite x far from the shift times a large scale could overflow). With
-// PREP the check of x' covers x: a non-finite x_i gives a non-finite x'_i (shift and scale are finite).
-bool input_finite(const map_state& map, const float* x) {
-    if (map.view<section::preprocess>().present()) return prep_finite(map, x);
-    return all_finite(x, map.meta->input_dim);
-}
-
-// `rows` vectors already checked: pre-process, project (the projection's batched path when rows > 1), features.
-// When pre-processing is a copy and the rows are contiguous, the projection reads x itself (projections
-// take const x and unaligned loads), which saves the copy. prep_applied: one row whose PREP'd x' is already
-// in w.x_work (transform's single vector, checked there).
+// `rows` vectors already through prepare_row (checked, PREP'd into w.x_work): pre-process the rest, project
+// (the projection's batched path when rows > 1), features. When pre-processing is a copy and the rows are
+// contiguous, the projection reads x itself (projections take const x and unaligned loads), which saves the
+// copy.
 void run_rows(const map_state& map, const workspace_layout& w, const float* x, std::size_t x_stride,
-              std::size_t rows, float* out, std::size_t out_stride, bool prep_applied = false) {
+              std::size_t rows, float* out, std::size_t out_stride) {
     const fmt::map_meta& m = *map.meta;
     const float* x_work = x;
     if (!preprocess_is_copy(map) || (rows > 1 && x_stride != m.work_dim)) {
-        for (std::size_t r = 0; r < rows; ++r) preprocess(map, x + r * x_stride, w.x_work + r * m.work_dim, prep_applied);
+        for (std::size_t r = 0; r < rows; ++r) preprocess(map, x + r * x_stride, w.x_work + r * m.work_dim);
         x_work = w.x_work;
     }
     const projection_ops* ops = map.ops;
@@ -326,6 +325,17 @@ void run_rows(const map_state& map, const workspace_layout& w, const float* x, s
         for (std::size_t r = 0; r < rows; ++r) apply_gaussian_prefactor(map, x_work + r * m.work_dim, out + r * out_stride);
 }
 
+// The pass of a batch that prepare_batch passed whose first row is `begin` (a multiple of rows): up to `rows`
+// rows into out (that pass's first output row). prepare_batch left the first pass prepared; a later pass is
+// prepared here.
+void run_pass(const map_state& map, const workspace_layout& w, const float* x, std::size_t n, std::size_t x_stride,
+              std::size_t rows, std::size_t begin, float* out, std::size_t out_stride) {
+    const std::size_t count = n - begin < rows ? n - begin : rows;
+    const float* pass_x = x + begin * x_stride;
+    if (begin > 0) prepare_pass(map, w, pass_x, x_stride, count);
+    run_rows(map, w, pass_x, x_stride, count, out, out_stride);
+}
+
 }  // namespace
 
 namespace detail {
@@ -336,11 +346,22 @@ std::size_t pipeline_rows_per_pass(const map_state& map, std::size_t batch) noex
 
 std::size_t pipeline_bytes(const map_state& map, std::size_t rows) noexcept { return bytes_for_rows(map, rows); }
 
-bool pipeline_input_ok(const map_state& map, const float* x) noexcept { return input_finite(map, x); }
+bool pipeline_check_one(const map_state& map, const float* x, void* workspace) noexcept {
+    return prepare_row(map, carve(map, 1, workspace), 0, x);
+}
 
-void pipeline_run(const map_state& map, const float* x, std::size_t x_stride, std::size_t rows, float* out,
-                  std::size_t out_stride, void* workspace) noexcept {
-    run_rows(map, carve(map, rows, workspace), x, x_stride, rows, out, out_stride);
+void pipeline_run_one(const map_state& map, const float* x, float* out, void* workspace) noexcept {
+    run_rows(map, carve(map, 1, workspace), x, map.meta->input_dim, 1, out, map.meta->output_dim);
+}
+
+bool pipeline_check(const map_state& map, const float* x, std::size_t n, std::size_t x_stride, std::size_t rows,
+                    void* workspace) noexcept {
+    return prepare_batch(map, carve(map, rows, workspace), x, n, x_stride, rows);
+}
+
+void pipeline_run(const map_state& map, const float* x, std::size_t n, std::size_t x_stride, std::size_t rows,
+                  std::size_t begin, float* out, std::size_t out_stride, void* workspace) noexcept {
+    run_pass(map, carve(map, rows, workspace), x, n, x_stride, rows, begin, out, out_stride);
 }
 
 }  // namespace detail
@@ -362,11 +383,8 @@ status transform(const map& m, const float* x, std::size_t x_dim, float* out, st
     if (out_dim < map->meta->output_dim) return status::output_too_small;
     if (workspace == nullptr || workspace_size < bytes_for_rows(*map, 1)) return status::workspace_too_small;
     const workspace_layout w = carve(*map, 1, workspace);
-    // With PREP, x' is computed once, into the workspace, and checked there (out still untouched).
-    const bool prep = map->view<section::preprocess>().present();
-    if (prep) apply_prep(*map, x, w.x_work);
-    if (!all_finite(prep ? w.x_work : x, x_dim)) return status::non_finite_input;
-    run_rows(*map, w, x, x_dim, 1, out, out_dim, prep);
+    if (!prepare_row(*map, w, 0, x)) return status::non_finite_input;  // out still untouched
+    run_rows(*map, w, x, x_dim, 1, out, out_dim);
     return status::ok;
 }
 
@@ -379,17 +397,14 @@ status transform_batch(const map& m, const float* x, std::size_t n, std::size_t 
     if (x_dim != map->meta->input_dim || x_stride < x_dim) return status::wrong_dimension;
     if (out_stride < map->meta->output_dim) return status::output_too_small;
     if (workspace == nullptr || workspace_size < bytes_for_rows(*map, 1)) return status::workspace_too_small;
-    for (std::size_t r = 0; r < n; ++r)
-        if (!input_finite(*map, x + r * x_stride)) return status::non_finite_input;
 
     // As many rows per pass as the workspace holds (up to rows_per_pass).
     std::size_t rows = rows_per_pass(*map, n);
     while (rows > 1 && bytes_for_rows(*map, rows) > workspace_size) --rows;
     const workspace_layout w = carve(*map, rows, workspace);
-    for (std::size_t r = 0; r < n; r += rows) {
-        const std::size_t count = n - r < rows ? n - r : rows;
-        run_rows(*map, w, x + r * x_stride, x_stride, count, out + r * out_stride, out_stride);
-    }
+    if (!prepare_batch(*map, w, x, n, x_stride, rows)) return status::non_finite_input;  // out still untouched
+    for (std::size_t r = 0; r < n; r += rows)
+        run_pass(*map, w, x, n, x_stride, rows, r, out + r * out_stride, out_stride);
     return status::ok;
 }
 

@@ -125,8 +125,10 @@ TEST_CASE("cli maclaurin-opt: every misuse is refused with no file") {
     check_refused(s, "--data nan.npy --features 48", "NaN");
     check_refused(s, "--data x5.npy --features 48", "--data has 5 columns but --input-dim is 6");
     check_refused(s, "--data x.npy --landmarks 20", "--landmarks");
-    // Every pass of up to 8 features has blocks of its own: about 2 D projections, past 2^24 here.
-    check_refused(s, "--data x.npy --features 9000000", "projections, more than the limit of 2^24 (use fewer --features)");
+    // Polynomial-sphere: every pass of up to 8 features has blocks of its own, about 2 D projections, past
+    // 2^24 here (the gaussian's chained passes need about D).
+    check_refused(s, "--degree 3 --scale 4 --data x.npy --features 9000000",
+                  "projections, more than the limit of 2^24 (use fewer --features)", build_polynomial);
     const run_result r = s.kfm("build --method maclaurin-opt --kernel laplacian --sigma 1 --input-dim 6 --data x.npy --features 48 -o bad.kfm");
     CHECK(r.exit_code != 0);
     CHECK(r.err.find("not supported") != std::string::npos);

@@ -1,9 +1,9 @@
 // The runtime pieces maclaurin-opt adds, on a built map: the gaussian prefactor (every output, the constant
 // included, times exp(-|x'|^2/2) of the PREP'd input), block products (factor l of feature j reads
-// t[proj_begin + l block_size + j]), indexed product rows (entry k reads INDX[k], the layout of earlier
-// files, here hand-built from the block products) and one-stage hadamard blocks (repeats = 1), against a
-// double-precision reference of the map's own sections; and open()'s refusals of malformed block and
-// indexed products, flags and stage counts.
+// t[proj_begin + l block_size + j]; consecutive passes share blocks), indexed product rows (entry k reads
+// INDX[k], the layout of earlier files, here hand-built from the block products) and one-stage hadamard
+// blocks (repeats = 1), against a double-precision reference of the map's own sections; and open()'s
+// refusals of malformed block and indexed products, flags and stage counts.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -164,11 +164,15 @@ void check_against_reference(const map_contents& map) {
     }
 }
 
-// The block product segments' passes: (degree, features) per segment.
-std::vector<std::pair<std::uint32_t, std::uint32_t>> passes(const map_contents& map) {
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+// The block product segments' passes, in order.
+struct pass_layout {
+    std::uint32_t first_block, degree, features;
+};
+std::vector<pass_layout> passes(const map_contents& map) {
+    std::vector<pass_layout> out;
+    const std::uint32_t d2 = map.meta.block_size;
     for (const fmt::feature_segment& s : section_values<fmt::feature_segment>(map, fmt::tag::segments))
-        if ((s.flags & fmt::segment_flag_block_product) != 0) out.push_back({s.proj_count / map.meta.block_size, s.arg_count});
+        if ((s.flags & fmt::segment_flag_block_product) != 0) out.push_back({s.proj_begin / d2, s.proj_count / d2, s.arg_count});
     return out;
 }
 
@@ -178,16 +182,20 @@ TEST_CASE("maclaurin-opt runtime: phi(x) is the prefactor times the H D blocks' 
     const map_contents map = built();
     REQUIRE(map.meta.repeats == 1);
     REQUIRE(!has_section(map, fmt::tag::indices));
-    // Every pass of up to d2 features has blocks of its own: 1 + sum over passes of their degree blocks.
+    // The passes of up to d2 features are one chain of blocks from block 0 (the linear terms'): pass p reads
+    // blocks p, ..., p + k - 1, so the map has (passes + the last degree - 1) blocks.
     const auto p = passes(map);
     REQUIRE(p.size() >= 2);
     std::uint32_t blocks = 1, out = map.meta.block_size;
-    for (const auto& [degree, count] : p) {
-        CHECK(count <= map.meta.block_size);
-        blocks += degree;
-        out += count;
+    for (std::uint32_t i = 0; i < p.size(); ++i) {
+        CAPTURE(i);
+        CHECK(p[i].first_block == i);
+        CHECK(p[i].features <= map.meta.block_size);
+        blocks = std::max(blocks, i + p[i].degree);
+        out += p[i].features;
     }
     CHECK(map.meta.block_count == blocks);
+    CHECK(blocks == std::uint32_t(p.size()) + p.back().degree - 1);
     CHECK(out + 1 == map.meta.output_dim);
     check_against_reference(map);
 }
@@ -243,6 +251,41 @@ TEST_CASE("maclaurin-opt runtime: an input whose PREP'd x' is not finite is refu
     }
     std::vector<float> out(D);
     CHECK(kfm::transform(opened.view(), good.data(), d, out.data(), D, ws.data(), ws.size()) == status::ok);
+}
+
+TEST_CASE("maclaurin-opt runtime: a batch of several passes gives every row's single-vector bits; a bad row in any pass writes nothing") {
+    // PREP's x' (and the prefactor's |x'|^2) is computed once per row: the check leaves the first pass's
+    // rows prepared and each later pass prepares its own, so every pass must map as the single-vector call.
+    map_contents map = built();
+    float* prep = data_of<float>(map, fmt::tag::preprocess);
+    for (unsigned i = 0; i < d; ++i) prep[d + i] = 2.0f;  // scale 2: a finite x near the float limit overflows
+    const opened_map opened = map_from_contents(map);
+    const std::uint32_t D = map.meta.output_dim;
+    constexpr std::size_t n = 7;
+    std::vector<float> xs(n * d);
+    for (std::size_t i = 0; i < xs.size(); ++i) xs[i] = float(std::cos(0.37 * double(i))) * (1.0f + float(i % 5));
+    std::vector<float> singles(n * D);
+    std::vector<std::uint8_t> one(kfm::workspace_bytes(opened.view(), 1));
+    for (std::size_t r = 0; r < n; ++r)
+        REQUIRE(kfm::transform(opened.view(), xs.data() + r * d, d, singles.data() + r * D, D, one.data(), one.size()) ==
+                status::ok);
+    // The smallest workspace (one row per pass) and the largest a batch of n asks for.
+    for (const std::size_t bytes : {kfm::workspace_bytes(opened.view(), 1), kfm::workspace_bytes(opened.view(), n)}) {
+        CAPTURE(bytes);
+        std::vector<std::uint8_t> ws(bytes);
+        std::vector<float> out(n * D, -7.0f);
+        REQUIRE(kfm::transform_batch(opened.view(), xs.data(), n, d, d, out.data(), D, ws.data(), ws.size()) == status::ok);
+        CHECK(std::memcmp(out.data(), singles.data(), out.size() * sizeof(float)) == 0);
+        for (const std::size_t bad_row : {std::size_t(0), std::size_t(1), n - 1}) {
+            CAPTURE(bad_row);
+            std::vector<float> bad = xs;
+            bad[bad_row * d + 2] = std::numeric_limits<float>::max();  // finite, but x' overflows
+            std::vector<float> untouched(n * D, -7.0f);
+            CHECK(kfm::transform_batch(opened.view(), bad.data(), n, d, d, untouched.data(), D, ws.data(), ws.size()) ==
+                  status::non_finite_input);
+            CHECK(untouched == std::vector<float>(n * D, -7.0f));
+        }
+    }
 }
 
 TEST_CASE("maclaurin-opt runtime: open refuses malformed block and indexed products, flags and stage counts") {

@@ -94,8 +94,8 @@ TEST_CASE("maclaurin-opt allocation: the estimate predicts the built maps' mean 
         const double measured = mean_squared_gram_error(o);
         MESSAGE("D " << features << ", degrees 2.." << allocation.size() + 1 << ": estimate " << estimate << ", measured "
                      << measured);
-        // The estimate leaves out the correlations between features (the rows of one pass's blocks): within
-        // a factor of 2 of the measured error.
+        // The estimate leaves out the correlations between features (the rows of one pass's blocks, and the
+        // blocks consecutive passes share): within a factor of 2 of the measured error.
         CHECK(measured > 0.5 * estimate);
         CHECK(measured < 2.0 * estimate);
     }

@@ -107,7 +107,8 @@ bool same_f32(const std::vector<double>& values, float* common) noexcept {
 
 std::uint32_t append_block_product_passes(std::uint32_t features, std::uint32_t degree, std::uint32_t d2, float weight,
                                           std::uint32_t first_block, std::uint32_t out_begin,
-                                          std::vector<format::feature_segment>& segments) {
+                                          std::vector<format::feature_segment>& segments, pass_blocks sharing) {
+    const std::uint32_t step = sharing == pass_blocks::chained ? 1 : degree;
     std::uint32_t block = first_block;
     for (std::uint32_t done = 0; done < features; done += d2) {
         format::feature_segment s = make_segment(format::nonlinearity::product, block * d2, degree * d2, out_begin + done,
@@ -115,7 +116,7 @@ std::uint32_t append_block_product_passes(std::uint32_t features, std::uint32_t 
         s.arg_count = std::min(d2, features - done);
         s.flags = format::segment_flag_block_product;
         segments.push_back(s);
-        block += degree;
+        block += step;
     }
     return block - first_block;
 }

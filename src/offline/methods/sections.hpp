@@ -26,12 +26,18 @@ bool same_f32(const std::vector<double>& values, float* common) noexcept;
 
 class rng;
 
+// How the passes of append_block_product_passes take their blocks: `own`, every pass the next `degree`
+// blocks; `chained`, pass p starts at block p, so consecutive passes share degree - 1 blocks.
+enum class pass_blocks { own, chained };
+
 // Block products (segment_flag_block_product) of one degree: `features` outputs from out_begin on, in passes
-// of up to d2, each pass a segment whose `degree` factors are the next `degree` blocks of d2 projections from
-// first_block, scale sqrt(d2) (the hadamard projection's H is normalised) and `weight`. Returns the blocks read.
+// of up to d2, each pass a segment whose `degree` factors are `degree` consecutive blocks of d2 projections
+// from first_block on (as `sharing` says), scale sqrt(d2) (the hadamard projection's H is normalised) and
+// `weight`. Returns how far the next pass's first block is from first_block (with `own`: the blocks read).
 std::uint32_t append_block_product_passes(std::uint32_t features, std::uint32_t degree, std::uint32_t d2, float weight,
                                           std::uint32_t first_block, std::uint32_t out_begin,
-                                          std::vector<format::feature_segment>& segments);
+                                          std::vector<format::feature_segment>& segments,
+                                          pass_blocks sharing = pass_blocks::own);
 
 // The SIGN section's bits of `blocks` one-stage H D blocks of length d2, each an independent Rademacher draw
 // from r (format::hadamard_sign_stride layout).

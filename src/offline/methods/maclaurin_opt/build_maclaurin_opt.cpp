@@ -4,23 +4,29 @@
 // as PREP),
 //   k(x, y) = exp(-|x'|^2/2) exp(-|y'|^2/2) exp(x'.y'),   exp(z) = sum_k z^k / k!,
 // and phi(x) = exp(-|x'|^2/2) [H D x' (d2 values, degree 1: exact, H D orthogonal), degree-k sketches for
-// k = 2..K, 1 (degree 0)]. The degree-k features come in passes of up to d2; each pass has k blocks B_l =
-// H D_l of its own (fresh independent signs, TensorSRHT with fresh randomness per pass), and its feature j is
-// sqrt(1 / (k! D_k)) prod_{l < k} sqrt(d2) (B_l x')_{(j + l) mod d2} (rotated rows: format.hpp's
-// segment_flag_block_product says why): the sign flip makes E[d2 (B x)_r (B y)_r] = x.y for every row r, and
-// the blocks are independent, so each feature's product is unbiased for (x'.y')^k. The
-// degrees kept and D_k come from the data (degree_allocation.hpp); degrees above K are dropped, the
-// method's bias.
+// k = 2..K, 1 (degree 0)]. The degree-k features come in passes of up to d2; each pass multiplies k blocks
+// B_l = H D_l with independent signs, and its feature j is sqrt(1 / (k! D_k)) prod_{l < k} sqrt(d2)
+// (B_l x')_{(j + l) mod d2} (rotated rows: format.hpp's segment_flag_block_product says why): the sign flip
+// makes E[d2 (B x)_r (B y)_r] = x.y for every row r, and a pass's blocks are independent, so each feature's
+// product is unbiased for (x'.y')^k. The gaussian's passes are one chain of blocks: pass p (over every
+// degree, in order) reads blocks p, ..., p + k - 1, block 0 being the linear terms' (exact whatever its
+// signs, so sharing it costs nothing). Consecutive passes then share k - 1 blocks, which correlates their
+// features by about (x'.y')^2 over |x'|^2 |y'|^2, small on centred rows: a degree-2 feature costs 1/d2
+// Walsh-Hadamard transforms instead of 2/d2 (sorf: 1.5/d2 per output), at the same error within the
+// seeds' noise (docs/results-maclaurin.md). The degrees kept and D_k come from the data
+// (degree_allocation.hpp); degrees above K are dropped, the method's bias.
 //
 // Polynomial-sphere: a dot-product kernel, not shift invariant, so no centring (no PREP); x' = x / |x| (the
 // runtime's meta_flag_normalize_input, as srf and gorf) and k = sum_{k <= p} c_k (x'.y')^k exactly
 // (degree_allocation.hpp), so the features are sqrt(c_0), sqrt(c_1) H D x' and sqrt(c_k / D_k) times the
 // products, with no prefactor; degrees above p have c_k = 0, and with every degree 2..p kept the map is
-// unbiased.
+// unbiased. Uncentred unit rows have large x'.y', so here every pass has k blocks of its own after block 0
+// (TensorSRHT with fresh randomness per pass; the chain measured 6 % more error on USPS at D = 4d).
 //
-// Runtime: the hadamard projection (1 + sum_k k passes_k blocks of d2; block 0 gives the linear terms), an
-// identity segment, one block product segment per pass (segment_flag_block_product: factor l reads the
-// pass's block l, contiguous rows), the constant in CNST, and (gaussian) meta_flag_gaussian_prefactor for
+// Runtime: the hadamard projection (gaussian: passes + K - 1 blocks of d2, polynomial-sphere: 1 + sum_k k
+// passes_k; block 0 gives the linear terms), an identity segment, one block product segment per pass
+// (segment_flag_block_product: factor l reads block l of the pass's range, contiguous rows; the ranges of
+// chained passes overlap), the constant in CNST, and (gaussian) meta_flag_gaussian_prefactor for
 // exp(-|x'|^2/2). One Walsh-Hadamard transform per block (repeats = 1).
 #include <algorithm>
 #include <cmath>
@@ -140,19 +146,23 @@ double gaussian_input_log2_bound(const build_options& o, const std::vector<float
 
 // The sketched degrees' segments, degree k = i + 2 for features[i] > 0 features of weight
 // sqrt(coefficients[i] / features[i]) (the kernel's Maclaurin coefficient a_k over the degree's count), as
-// block product passes (append_block_product_passes) from first_block and out_begin on. Returns the blocks
-// they read.
+// block product passes from out_begin on. Chained (the gaussian): one chain of blocks whose block 0 is the
+// linear terms', the sketch's pass p (over every degree, in order) reading blocks p, ..., p + k - 1.
+// Otherwise every pass reads k blocks of its own after block 0. Returns the blocks the map needs.
 std::uint32_t append_sketch_segments(const std::vector<double>& coefficients, const std::vector<std::uint32_t>& features,
-                                     std::uint32_t d2, std::uint32_t first_block, std::uint32_t out_begin,
+                                     std::uint32_t d2, bool chained, std::uint32_t out_begin,
                                      std::vector<format::feature_segment>& segments) {
-    std::uint32_t block = first_block, out = out_begin;
+    const pass_blocks sharing = chained ? pass_blocks::chained : pass_blocks::own;
+    std::uint32_t next_block = chained ? 0 : 1, blocks = 1, out = out_begin;
     for (std::size_t i = 0; i < features.size(); ++i) {
-        const std::uint32_t degree = std::uint32_t(i) + 2;
-        const float weight = features[i] == 0 ? 0.0f : float(std::sqrt(coefficients[i] / double(features[i])));
-        block += append_block_product_passes(features[i], degree, d2, weight, block, out, segments);
+        if (features[i] == 0) continue;
+        const std::uint32_t degree = std::uint32_t(i) + 2, step = chained ? 1 : degree;
+        const float weight = float(std::sqrt(coefficients[i] / double(features[i])));
+        next_block += append_block_product_passes(features[i], degree, d2, weight, next_block, out, segments, sharing);
+        blocks = std::max(blocks, next_block - step + degree);  // the last pass's blocks
         out += features[i];
     }
-    return block - first_block;
+    return blocks;
 }
 
 }  // namespace
@@ -194,7 +204,7 @@ map_contents build_maclaurin_opt(const build_options& o) {
                                            series.coefficients.begin() + 2 + std::ptrdiff_t(allocation.features.size()));
     std::vector<format::feature_segment> segments{
         make_segment(format::nonlinearity::identity, 0, d2, 0, 1.0f, float(std::sqrt(series.coefficients[1])))};
-    const std::uint32_t blocks = 1 + append_sketch_segments(coefficients, allocation.features, d2, 1, d2, segments);
+    const std::uint32_t blocks = append_sketch_segments(coefficients, allocation.features, d2, is_gaussian(o), d2, segments);
     if (std::uint64_t(blocks) * d2 > format::max_dim)
         throw std::invalid_argument("maclaurin-opt: the sketches need " + std::to_string(std::uint64_t(blocks) * d2) +
                                     " projections, more than the limit of 2^24 (use fewer " + option_name(o, option::features) + ")");
