@@ -224,6 +224,13 @@ inline constexpr std::uint32_t segment_flag_indexed_rows = 1u << 1;
 // (H D x)_j (H D' x)_j of Sylvester-Hadamard blocks sums D_a D'_a x_a^2 into every feature alike
 // (h_j(a) h_j(b) = h_j(a xor b)), which correlates a pass's features; rows j and j + l do not.
 inline constexpr std::uint32_t segment_flag_block_product = 1u << 2;
+// Product segments only: the complex block product of degree k = proj_count / (2 block_size) (ctr-srht),
+// factor l the complex number scale * (t[r + (j + l) mod block_size] + i t[r + block_size + (j + l) mod block_size]),
+// r = proj_begin + 2 l block_size: each factor a real row then an imaginary row, rotated as block products'
+// rows. Feature j < arg_count <= block_size writes out[out_begin + j] = weight Re Z_j and
+// out[out_begin + arg_count + j] = weight Im Z_j, Z_j the product of the k factors (2 arg_count outputs, like
+// cos_sin; no scale, weight or group arrays).
+inline constexpr std::uint32_t segment_flag_complex_block_product = 1u << 3;
 inline constexpr std::uint32_t no_index = 0xffffffffu;
 
 // One feature segment: a contiguous range of projections mapped to a contiguous range of outputs.
