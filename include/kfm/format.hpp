@@ -126,10 +126,11 @@ enum class method : std::uint32_t {
     nystroem = 14,     // Nystroem: K_mm^{-1/2} k(x, landmarks), landmarks from a data set
     maclaurin_opt = 16,  // data-optimised Maclaurin features (gaussian: centred; polynomial-sphere), degrees 0 and 1 exact
     tensor_srht = 17,    // TensorSRHT: products of p sign-flipped Hadamard blocks per pass (polynomial kernels)
+    ctr_srht = 18,       // complex-to-real TensorSRHT: Re and Im of products of p complex Hadamard factors
 };
 // The largest method value: the verifier accepts 1..method_last. Raise it with every new method (the
 // offline registry's test checks that its rows are exactly 1..method_last).
-inline constexpr std::uint32_t method_last = 17;
+inline constexpr std::uint32_t method_last = 18;
 
 enum class kernel : std::uint32_t {
     gaussian = 1,           // exp(-|x-y|^2 / (2 sigma^2))
