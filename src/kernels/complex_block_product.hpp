@@ -26,11 +26,11 @@ template <class A>
 void complex_block_product(const float* t, std::size_t stride, unsigned factors, std::size_t n, float scale, float weight,
                            float* re, float* im) noexcept {
     constexpr std::size_t W = lanes<A>;
-    // Features j < stride - (factors - 1) read no wrapped row: factor l's rows at t[2l stride + l + j] and
-    // t[(2l + 1) stride + l + j].
-    const std::size_t straight = stride + 1 > factors ? std::min(n, stride + 1 - factors) : 0;
     std::size_t j = 0;
     if constexpr (W > 1) {
+        // Features j < stride - (factors - 1) read no wrapped row: factor l's rows at t[2l stride + l + j] and
+        // t[(2l + 1) stride + l + j], whole vectors of them.
+        const std::size_t straight = stride + 1 > factors ? std::min(n, stride + 1 - factors) : 0;
         const vf<A> s = splat<A>(scale), w = splat<A>(weight);
         const auto lanes_from = [&](std::size_t first) {
             vf<A> a = s * load_f<A>(t + first), b = s * load_f<A>(t + stride + first);
@@ -52,20 +52,20 @@ void complex_block_product(const float* t, std::size_t stride, unsigned factors,
             j = straight;
         }
     }
-    const auto one_feature = [&](std::size_t k, bool wraps) {
-        float a = scale * t[k], b = scale * t[stride + k];
+    // The rest one feature at a time, each row index wrapped (one loop: firmware links this kernel into every
+    // hadamard build, so it is kept small).
+    for (; j < n; ++j) {
+        float a = scale * t[j], b = scale * t[stride + j];
         for (unsigned l = 1; l < factors; ++l) {
-            const std::size_t column = wraps ? (k + l) % stride : k + l;
+            const std::size_t column = (j + l) % stride;
             const float c = scale * t[2 * l * stride + column], d = scale * t[(2 * l + 1) * stride + column];
             const float real = a * c - b * d;
             b = a * d + b * c;
             a = real;
         }
-        re[k] = weight * a;
-        im[k] = weight * b;
-    };
-    for (; j < straight; ++j) one_feature(j, false);
-    for (; j < n; ++j) one_feature(j, true);  // the last factors - 1 features (or all, for factors > stride): wrapped rows
+        re[j] = weight * a;
+        im[j] = weight * b;
+    }
 }
 
 }  // namespace

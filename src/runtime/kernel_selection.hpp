@@ -37,6 +37,12 @@ constexpr unsigned kept_kernel_uses() noexcept {
     return uses;
 }
 
+// Whether the build can open a map with block products (real or complex): they are product segments, and only
+// hadamard maps carry them (verify_map). The runtime compiles its complex block product path only when true.
+constexpr bool block_products_kept() noexcept {
+    return (kept_kernel_uses() & uses_block_product) != 0 && nonlinearity_built(format::nonlinearity::product);
+}
+
 constexpr kernel_table keep_selected_kernels(kernel_table t) noexcept {
     constexpr unsigned kept = kept_kernel_uses();
     if ((kept & uses_gemv) == 0) t.gemv = nullptr;
@@ -51,8 +57,7 @@ constexpr kernel_table keep_selected_kernels(kernel_table t) noexcept {
     if ((kept & uses_butterfly_simplex_batch) == 0) t.butterfly_simplex_batch = nullptr;
     if ((kept & uses_butterfly_simplex_row) == 0) t.butterfly_simplex_row = nullptr;
     if ((kept & uses_fwht) == 0) t.fwht = nullptr;
-    // Block products are product segments: a build without that nonlinearity cannot open one (verify_map).
-    if ((kept & uses_block_product) == 0 || !nonlinearity_built(format::nonlinearity::product)) {
+    if (!block_products_kept()) {
         t.block_product = nullptr;
         t.complex_block_product = nullptr;
     }

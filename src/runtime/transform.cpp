@@ -8,6 +8,7 @@
 #include "kernels/kernel_table.hpp"
 #include "kernels/nonlinearity_selection.hpp"
 #include "runtime/accumulator.hpp"
+#include "runtime/kernel_selection.hpp"
 #include "runtime/map_state.hpp"
 #include "runtime/pipeline.hpp"
 #include "runtime/projection.hpp"
@@ -249,7 +250,7 @@ void features(const map_state& map, const float* t, float* out) {
         if (kind == fmt::nonlinearity::product) {
             if ((s.flags & fmt::segment_flag_block_product) != 0)
                 block_product_segment(map, s, ts, out0);
-            else if ((s.flags & fmt::segment_flag_complex_block_product) != 0)
+            else if (detail::block_products_kept() && (s.flags & fmt::segment_flag_complex_block_product) != 0)
                 complex_block_product_segment(map, s, ts, out0);
             else
                 product_segment(map, s, ts, out0);

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "kernels/nonlinearity_selection.hpp"
+#include "runtime/kernel_selection.hpp"
 #include "format/checked.hpp"
 #include "runtime/projection.hpp"
 #include "runtime/verify.hpp"
@@ -130,7 +131,7 @@ status check_groups(const map_state& v, const fmt::feature_segment& s) {
 status check_block_product(const map_state& v, const fmt::feature_segment& s, std::uint32_t rows_per_factor) {
     if (v.meta->projection != static_cast<std::uint32_t>(fmt::projection::hadamard)) return status::bad_meta;
     const std::uint32_t stride = v.meta->block_size;
-    if (stride == 0 || s.proj_count % (std::uint64_t(rows_per_factor) * stride) != 0 || s.arg_count > stride)
+    if (stride == 0 || s.proj_count % stride != 0 || (s.proj_count / stride) % rows_per_factor != 0 || s.arg_count > stride)
         return status::bad_meta;
     if (s.scale_index != fmt::no_index || s.weight_index != fmt::no_index || s.group_index != fmt::no_index)
         return status::bad_meta;
@@ -144,13 +145,15 @@ status check_segment(const map_state& v, const fmt::feature_segment& s, std::uin
     const auto kind = static_cast<fmt::nonlinearity>(s.nonlinearity);
     if (!nonlinearity_built(kind)) return status::unknown_nonlinearity;
     if (!fits_convention(kind, m.output_convention)) return status::bad_meta;
+    // A build without block products (no hadamard projection) knows no complex block product flag, so it
+    // compiles no complex block product path.
     constexpr std::uint32_t known_flags = fmt::segment_flag_reflect | fmt::segment_flag_indexed_rows | fmt::segment_flag_block_product |
-                                          fmt::segment_flag_complex_block_product;
+                                          (block_products_kept() ? fmt::segment_flag_complex_block_product : 0);
     if ((s.flags & ~known_flags) != 0) return status::bad_meta;
     const bool reflect = (s.flags & fmt::segment_flag_reflect) != 0;
     const bool product = kind == fmt::nonlinearity::product;
     const bool block_product = (s.flags & fmt::segment_flag_block_product) != 0;
-    const bool complex_block_product = (s.flags & fmt::segment_flag_complex_block_product) != 0;
+    const bool complex_block_product = (s.flags & known_flags & fmt::segment_flag_complex_block_product) != 0;
     if ((s.flags & fmt::segment_flag_indexed_rows) != 0 && (!product || block_product || complex_block_product))
         return status::bad_meta;
     if ((block_product || complex_block_product) && !product) return status::bad_meta;
@@ -176,8 +179,7 @@ status check_segment(const map_state& v, const fmt::feature_segment& s, std::uin
     const bool wants_phase = kind == fmt::nonlinearity::cos_phase;
     if (wants_phase != (s.phase_index != fmt::no_index)) return status::bad_meta;
     if (!index_range_ok(s.phase_index, s.arg_count, v.view<section::phases>().count)) return status::index_out_of_range;
-    if (block_product) return check_block_product(v, s, 1);
-    if (complex_block_product) return check_block_product(v, s, 2);
+    if (block_product || complex_block_product) return check_block_product(v, s, complex_block_product ? 2 : 1);
     if (product) return check_groups(v, s);
     if (s.group_index != fmt::no_index) return status::bad_meta;
     return status::ok;
