@@ -5,8 +5,8 @@
 #include <cstring>
 
 #include "kernels/nonlinearity_selection.hpp"
-#include "runtime/kernel_selection.hpp"
 #include "format/checked.hpp"
+#include "runtime/kernel_selection.hpp"
 #include "runtime/projection.hpp"
 #include "runtime/verify.hpp"
 
