@@ -443,6 +443,41 @@ void check_block_product(const kernel_table& t, test_rng& rng) {
     end_kernel("block_product");
 }
 
+// ---- complex_block_product: the double complex product of the same float inputs within gamma_(3k - 1) of the
+// factors' magnitudes (src/kernels/complex_block_product.hpp, as tests/kernels/complex_block_product_test.cpp)
+void check_complex_block_product(const kernel_table& t, test_rng& rng) {
+    for (unsigned factors = 1; factors <= 8; ++factors)
+        for (std::size_t n : {std::size_t(1), std::size_t(3), std::size_t(8), std::size_t(17), std::size_t(100)}) {
+            for (std::size_t wider : {std::size_t(0), std::size_t(3)}) {  // a full block (wrapped rows) and a wider stride
+                const std::size_t stride = n + wider;
+                for (std::size_t i = 0; i < 2 * stride * factors; ++i) buf_a[i] = rng.uniform(-2, 2);
+                buf_b[2 * n] = 12345.0f;  // [re | im], nothing written past them
+                const float scale = 1.4142135f, weight = -0.35f;
+                t.complex_block_product(buf_a, stride, factors, n, scale, weight, buf_b, buf_b + n);
+                const double m = 3.0 * factors - 1.0, gamma = m * 0x1p-24 / (1.0 - m * 0x1p-24) * 1.001;
+                double worst = 0;
+                bool ok = buf_b[2 * n] == 12345.0f;
+                for (std::size_t j = 0; j < n; ++j) {
+                    double re = weight, im = 0, magnitudes = std::fabs(double(weight));
+                    for (unsigned l = 0; l < factors; ++l) {
+                        const std::size_t column = (j + l) % stride;
+                        const double c = double(scale) * buf_a[2 * l * stride + column];
+                        const double d = double(scale) * buf_a[(2 * l + 1) * stride + column];
+                        const double next_re = re * c - im * d;
+                        im = re * d + im * c;
+                        re = next_re;
+                        magnitudes *= std::fabs(c) + std::fabs(d);
+                    }
+                    const double error = std::fabs(buf_b[j] - re) + std::fabs(buf_b[n + j] - im);
+                    worst = max_d(worst, error);
+                    ok = ok && error <= gamma * magnitudes;
+                }
+                expect(ok, "complex_block_product", "complex product of rotated factor rows", long(n * factors), worst);
+            }
+        }
+    end_kernel("complex_block_product");
+}
+
 // ---- flip_signs and expand: exact definitions
 bool bit_set(std::size_t i) { return (bits[i >> 3] >> (i & 7)) & 1u; }
 
@@ -552,6 +587,7 @@ void check_table(const kernel_table& t) {
     check_dense(t, rng);
     check_features(t, rng);
     check_block_product(t, rng);
+    check_complex_block_product(t, rng);
     check_flip_signs(t, rng);
     check_expand(t, rng);
     check_kernel_of_dots(t, rng);

@@ -126,10 +126,11 @@ enum class method : std::uint32_t {
     nystroem = 14,     // Nystroem: K_mm^{-1/2} k(x, landmarks), landmarks from a data set
     maclaurin_opt = 16,  // data-optimised Maclaurin features (gaussian: centred; polynomial-sphere), degrees 0 and 1 exact
     tensor_srht = 17,    // TensorSRHT: products of p sign-flipped Hadamard blocks per pass (polynomial kernels)
+    ctr_srht = 18,       // complex-to-real TensorSRHT: Re and Im of products of p complex Hadamard factors
 };
 // The largest method value: the verifier accepts 1..method_last. Raise it with every new method (the
 // offline registry's test checks that its rows are exactly 1..method_last).
-inline constexpr std::uint32_t method_last = 17;
+inline constexpr std::uint32_t method_last = 18;
 
 enum class kernel : std::uint32_t {
     gaussian = 1,           // exp(-|x-y|^2 / (2 sigma^2))
@@ -224,6 +225,13 @@ inline constexpr std::uint32_t segment_flag_indexed_rows = 1u << 1;
 // (H D x)_j (H D' x)_j of Sylvester-Hadamard blocks sums D_a D'_a x_a^2 into every feature alike
 // (h_j(a) h_j(b) = h_j(a xor b)), which correlates a pass's features; rows j and j + l do not.
 inline constexpr std::uint32_t segment_flag_block_product = 1u << 2;
+// Product segments only: the complex block product of degree k = proj_count / (2 block_size) (ctr-srht),
+// factor l the complex number scale * (t[r + (j + l) mod block_size] + i t[r + block_size + (j + l) mod block_size]),
+// r = proj_begin + 2 l block_size: each factor a real row then an imaginary row, rotated as block products'
+// rows. Feature j < arg_count <= block_size writes out[out_begin + j] = weight Re Z_j and
+// out[out_begin + arg_count + j] = weight Im Z_j, Z_j the product of the k factors (2 arg_count outputs, like
+// cos_sin; no scale, weight or group arrays).
+inline constexpr std::uint32_t segment_flag_complex_block_product = 1u << 3;
 inline constexpr std::uint32_t no_index = 0xffffffffu;
 
 // One feature segment: a contiguous range of projections mapped to a contiguous range of outputs.

@@ -71,6 +71,11 @@ struct kernel_table {
     // (kernels/block_product.hpp: within 2 factors float roundings of the exact product); factors >= 1.
     void (*block_product)(const float* t, std::size_t stride, unsigned factors, std::size_t n, float scale, float weight,
                           float* out);
+    // Complex block products: re[j] + i im[j] = weight * prod_{l < factors} scale * (t[2l stride + (j + l) mod stride]
+    // + i t[(2l + 1) stride + (j + l) mod stride]) for j < n <= stride, in float
+    // (kernels/complex_block_product.hpp: the error bound against the factors' magnitudes); factors >= 1.
+    void (*complex_block_product)(const float* t, std::size_t stride, unsigned factors, std::size_t n, float scale,
+                                  float weight, float* re, float* im);
 
     // Interleaved batch FFT: fft_batch_lanes vectors transformed together, element k of vector v at
     // re[k * fft_batch_lanes + v] (same for im), so every stage is a vertical SIMD operation. Same transform,
@@ -127,10 +132,10 @@ constexpr unsigned max_butterfly_simplex_batch_rows = 8;
 // member by member by name; the structured binding stops compiling when a member is added to kernel_table
 // without being added here.
 constexpr bool is_complete(const kernel_table& t) noexcept {
-    const auto& [id, fft, butterfly, fwht, gemv, gemm, features, block_product, fft_batch_lanes, fft_batch, fft_batch_row, flip_signs, expand,
+    const auto& [id, fft, butterfly, fwht, gemv, gemm, features, block_product, complex_block_product, fft_batch_lanes, fft_batch, fft_batch_row, flip_signs, expand,
                  butterfly_simplex_batch_rows, butterfly_simplex_batch, butterfly_simplex_row, kernel_of_dots] = t;
     return id != isa::automatic && fft != nullptr && butterfly != nullptr && fwht != nullptr && gemv != nullptr &&
-           gemm != nullptr && features != nullptr && block_product != nullptr && fft_batch_lanes >= 1 && fft_batch != nullptr && fft_batch_row != nullptr &&
+           gemm != nullptr && features != nullptr && block_product != nullptr && complex_block_product != nullptr && fft_batch_lanes >= 1 && fft_batch != nullptr && fft_batch_row != nullptr &&
            flip_signs != nullptr && expand != nullptr &&
            butterfly_simplex_batch_rows >= 1 && butterfly_simplex_batch_rows <= max_butterfly_simplex_batch_rows &&
            butterfly_simplex_batch != nullptr && butterfly_simplex_row != nullptr && kernel_of_dots != nullptr;

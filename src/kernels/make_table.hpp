@@ -5,6 +5,7 @@
 #pragma once
 #include "kernels/block_product.hpp"
 #include "kernels/butterfly.hpp"
+#include "kernels/complex_block_product.hpp"
 #include "kernels/butterfly_simplex_batch.hpp"
 #include "kernels/butterfly_simplex_row.hpp"
 #include "kernels/dense.hpp"
@@ -38,6 +39,7 @@ constexpr kernel_table make_table(isa id) noexcept {
     t.gemm = &gemm<A>;
     t.features = &features<A>;
     t.block_product = &block_product<A>;
+    t.complex_block_product = &complex_block_product<A>;
     t.fft_batch_lanes = unsigned(lanes<A>);
     t.fft_batch = &fft_batch_interleaved<A>;
     t.fft_batch_row = &fft_batch_row<NarrowA, A>;

@@ -24,7 +24,7 @@ enum kernel_use : unsigned {
     uses_butterfly_simplex_row = 1u << 9,
     uses_fwht = 1u << 10,
     uses_fft_batch_row = 1u << 11,
-    uses_block_product = 1u << 12,  // the feature stage's block products, which only hadamard maps carry (verify_map)
+    uses_block_product = 1u << 12,  // the feature stage's block products, real and complex, which only hadamard maps carry (verify_map)
 };
 
 // The entries the build's kept projections call.
@@ -35,6 +35,12 @@ constexpr unsigned kept_kernel_uses() noexcept {
 #include "runtime/projection_list.def"
 #undef KFM_PROJECTION
     return uses;
+}
+
+// Whether the build can open a map with block products (real or complex): they are product segments, and only
+// hadamard maps carry them (verify_map). The runtime compiles its complex block product path only when true.
+constexpr bool block_products_kept() noexcept {
+    return (kept_kernel_uses() & uses_block_product) != 0 && nonlinearity_built(format::nonlinearity::product);
 }
 
 constexpr kernel_table keep_selected_kernels(kernel_table t) noexcept {
@@ -51,8 +57,10 @@ constexpr kernel_table keep_selected_kernels(kernel_table t) noexcept {
     if ((kept & uses_butterfly_simplex_batch) == 0) t.butterfly_simplex_batch = nullptr;
     if ((kept & uses_butterfly_simplex_row) == 0) t.butterfly_simplex_row = nullptr;
     if ((kept & uses_fwht) == 0) t.fwht = nullptr;
-    // Block products are product segments: a build without that nonlinearity cannot open one (verify_map).
-    if ((kept & uses_block_product) == 0 || !nonlinearity_built(format::nonlinearity::product)) t.block_product = nullptr;
+    if (!block_products_kept()) {
+        t.block_product = nullptr;
+        t.complex_block_product = nullptr;
+    }
 #if KFM_FIRMWARE  // the firmware profile has no batched paths (runtime/projection.hpp, KFM_BATCH_PATH)
     t.fft_batch = nullptr;
     t.fft_batch_row = nullptr;  // its single rows take fft: there is no batch FFT to agree with

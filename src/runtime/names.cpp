@@ -35,6 +35,7 @@ constexpr name_entry<format::method> method_names[] = {
     {format::method::nystroem, "nystroem"},
     {format::method::maclaurin_opt, "maclaurin-opt"},
     {format::method::tensor_srht, "tensor-srht"},
+    {format::method::ctr_srht, "ctr-srht"},
 };
 
 constexpr name_entry<format::kernel> kernel_names[] = {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "runtime/kernel_selection.hpp"
 #include "runtime/output_bound_math.hpp"
 #include "runtime/projection.hpp"
 
@@ -182,6 +183,14 @@ struct magnitude_bound : log2_magnitudes<M> {
                 // The longest group multiplies that many arguments (then weighted and rounded); a block
                 // product multiplies its degree's, proj_count / block_size.
                 std::uint32_t longest = 0;
+                if (block_products_kept() && (s.flags & fmt::segment_flag_complex_block_product) != 0) {
+                    // proj_count / (2 block_size) complex factors s (u + i v) with |s u|, |s v| <= 2^arg, so
+                    // |z| <= 2^(arg + 1/2); every partial product's parts, and each of the products of parts
+                    // that form the next one (|ac| + |bd| <= |a + ib| |c + id|), are at most the product of
+                    // the factors' moduli.
+                    const real p = larger(arg + real(0.5), real(0)) * real(s.proj_count / (2 * map.meta->block_size));
+                    return larger(p, weight + p);
+                }
                 if ((s.flags & fmt::segment_flag_block_product) != 0) {
                     longest = s.proj_count / map.meta->block_size;
                 } else {

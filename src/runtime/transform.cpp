@@ -8,6 +8,7 @@
 #include "kernels/kernel_table.hpp"
 #include "kernels/nonlinearity_selection.hpp"
 #include "runtime/accumulator.hpp"
+#include "runtime/kernel_selection.hpp"
 #include "runtime/map_state.hpp"
 #include "runtime/pipeline.hpp"
 #include "runtime/projection.hpp"
@@ -230,6 +231,15 @@ void block_product_segment(const map_state& map, const fmt::feature_segment& s, 
     map.kernels->block_product(t, stride, s.proj_count / stride, s.arg_count, s.scale, s.weight, out);
 }
 
+// segment_flag_complex_block_product: out[j] + i out[arg_count + j] = w * prod_{l < k} s (t[2l block_size +
+// (j + l) mod block_size] + i t[(2l + 1) block_size + (j + l) mod block_size]), k = proj_count / (2 block_size),
+// in float by the ISA's kernel (hadamard maps only, as block products).
+void complex_block_product_segment(const map_state& map, const fmt::feature_segment& s, const float* t, float* out) {
+    const std::uint32_t stride = map.meta->block_size;
+    map.kernels->complex_block_product(t, stride, s.proj_count / (2 * stride), s.arg_count, s.scale, s.weight, out,
+                                       out + s.arg_count);
+}
+
 // The feature stage for one vector: t (projection_dim) -> out (output_dim).
 void features(const map_state& map, const float* t, float* out) {
     const section_view<fmt::feature_segment> segments = map.view<section::segments>();
@@ -244,6 +254,8 @@ void features(const map_state& map, const float* t, float* out) {
         if (kind == fmt::nonlinearity::product) {
             if ((s.flags & fmt::segment_flag_block_product) != 0)
                 block_product_segment(map, s, ts, out0);
+            else if (detail::block_products_kept() && (s.flags & fmt::segment_flag_complex_block_product) != 0)
+                complex_block_product_segment(map, s, ts, out0);
             else
                 product_segment(map, s, ts, out0);
             continue;

@@ -6,6 +6,7 @@
 
 #include "kernels/nonlinearity_selection.hpp"
 #include "format/checked.hpp"
+#include "runtime/kernel_selection.hpp"
 #include "runtime/projection.hpp"
 #include "runtime/verify.hpp"
 
@@ -123,13 +124,15 @@ status check_groups(const map_state& v, const fmt::feature_segment& s) {
     return status::ok;
 }
 
-// A block product: on a hadamard map (the projection whose build keeps the block_product kernel,
-// projection_list.def), degree k = proj_count / block_size >= 1, its k factor blocks inside the projections
-// (checked by the caller's proj range), at most block_size features, and scalar scale and weight only.
-status check_block_product(const map_state& v, const fmt::feature_segment& s) {
+// A block product, real (one row per factor) or complex (two): on a hadamard map (the projection whose
+// build keeps the block product kernels, projection_list.def), degree k = proj_count / (rows_per_factor
+// block_size) >= 1, its factor rows inside the projections (checked by the caller's proj range), at most
+// block_size features, and scalar scale and weight only.
+status check_block_product(const map_state& v, const fmt::feature_segment& s, std::uint32_t rows_per_factor) {
     if (v.meta->projection != static_cast<std::uint32_t>(fmt::projection::hadamard)) return status::bad_meta;
     const std::uint32_t stride = v.meta->block_size;
-    if (stride == 0 || s.proj_count % stride != 0 || s.arg_count > stride) return status::bad_meta;
+    if (stride == 0 || s.proj_count % stride != 0 || (s.proj_count / stride) % rows_per_factor != 0 || s.arg_count > stride)
+        return status::bad_meta;
     if (s.scale_index != fmt::no_index || s.weight_index != fmt::no_index || s.group_index != fmt::no_index)
         return status::bad_meta;
     return status::ok;
@@ -142,13 +145,19 @@ status check_segment(const map_state& v, const fmt::feature_segment& s, std::uin
     const auto kind = static_cast<fmt::nonlinearity>(s.nonlinearity);
     if (!nonlinearity_built(kind)) return status::unknown_nonlinearity;
     if (!fits_convention(kind, m.output_convention)) return status::bad_meta;
-    constexpr std::uint32_t known_flags = fmt::segment_flag_reflect | fmt::segment_flag_indexed_rows | fmt::segment_flag_block_product;
+    // A build without block products (no hadamard projection) knows no complex block product flag, so it
+    // compiles no complex block product path.
+    constexpr std::uint32_t known_flags = fmt::segment_flag_reflect | fmt::segment_flag_indexed_rows | fmt::segment_flag_block_product |
+                                          (block_products_kept() ? fmt::segment_flag_complex_block_product : 0);
     if ((s.flags & ~known_flags) != 0) return status::bad_meta;
     const bool reflect = (s.flags & fmt::segment_flag_reflect) != 0;
     const bool product = kind == fmt::nonlinearity::product;
     const bool block_product = (s.flags & fmt::segment_flag_block_product) != 0;
-    if ((s.flags & fmt::segment_flag_indexed_rows) != 0 && (!product || block_product)) return status::bad_meta;
-    if (block_product && !product) return status::bad_meta;
+    const bool complex_block_product = (s.flags & known_flags & fmt::segment_flag_complex_block_product) != 0;
+    if ((s.flags & fmt::segment_flag_indexed_rows) != 0 && (!product || block_product || complex_block_product))
+        return status::bad_meta;
+    if ((block_product || complex_block_product) && !product) return status::bad_meta;
+    if (block_product && complex_block_product) return status::bad_meta;
     if (reflect && (kind == fmt::nonlinearity::cos_sin || kind == fmt::nonlinearity::cos_phase || product))
         return status::bad_meta;
     if (s.proj_count == 0 || s.arg_count == 0) return status::bad_meta;
@@ -157,7 +166,8 @@ status check_segment(const map_state& v, const fmt::feature_segment& s, std::uin
     if (!std::isfinite(s.scale) || !std::isfinite(s.weight)) return status::bad_parameter_value;
 
     // Outputs: contiguous, in order, right after the previous segment.
-    const std::uint64_t width = std::uint64_t(s.arg_count) * ((kind == fmt::nonlinearity::cos_sin || reflect) ? 2 : 1);
+    const std::uint64_t width =
+        std::uint64_t(s.arg_count) * ((kind == fmt::nonlinearity::cos_sin || reflect || complex_block_product) ? 2 : 1);
     if (s.out_begin != expected_out_begin) return status::index_out_of_range;
     *out_end = expected_out_begin + width;
 
@@ -169,7 +179,7 @@ status check_segment(const map_state& v, const fmt::feature_segment& s, std::uin
     const bool wants_phase = kind == fmt::nonlinearity::cos_phase;
     if (wants_phase != (s.phase_index != fmt::no_index)) return status::bad_meta;
     if (!index_range_ok(s.phase_index, s.arg_count, v.view<section::phases>().count)) return status::index_out_of_range;
-    if (block_product) return check_block_product(v, s);
+    if (block_product || complex_block_product) return check_block_product(v, s, complex_block_product ? 2 : 1);
     if (product) return check_groups(v, s);
     if (s.group_index != fmt::no_index) return status::bad_meta;
     return status::ok;

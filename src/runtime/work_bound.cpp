@@ -2,6 +2,7 @@
 #include "runtime/work_bound.hpp"
 
 #include "format/bits.hpp"
+#include "runtime/kernel_selection.hpp"
 #include "runtime/projection.hpp"
 
 namespace kfm::detail {
@@ -16,9 +17,12 @@ std::uint64_t feature_work(const map_state& map) {
         const fmt::feature_segment& s = segments[i];
         // Products read each entry of their groups once: the offsets are non-decreasing in [0, proj_count], or
         // with indexed rows in [0, INDX count] (verify_map).
-        // Block products read their k = proj_count / block_size factor rows per feature.
+        // Block products read their k = proj_count / block_size factor rows per feature; complex ones their
+        // 2k rows (k = proj_count / (2 block_size) factors) and write two outputs.
         if ((s.flags & fmt::segment_flag_block_product) != 0)
             work += std::uint64_t(s.arg_count) * (2 + s.proj_count / map.meta->block_size);
+        else if (block_products_kept() && (s.flags & fmt::segment_flag_complex_block_product) != 0)
+            work += std::uint64_t(s.arg_count) * (4 + s.proj_count / map.meta->block_size);
         else if (s.nonlinearity == static_cast<std::uint32_t>(fmt::nonlinearity::product)) {
             const bool indexed = (s.flags & fmt::segment_flag_indexed_rows) != 0;
             const std::uint32_t* g = map.view<section::groups>().data + s.group_index;

@@ -124,6 +124,7 @@ std::vector<builder_config> builder_configs(unsigned d, unsigned features) {
     add(fmt::method::maclaurin_opt, polynomial(3));
     nystroem_data(&out.back().options);  // fitted to the rows: the degrees
     add(fmt::method::tensor_srht, polynomial(3));
+    add(fmt::method::ctr_srht, polynomial(3));
     return out;
 }
 

@@ -24,6 +24,7 @@ cases=(
   '`srf`, `maclaurin`, `tensor-srht`|srf '"$poly"';maclaurin '"$poly"';tensor-srht '"$poly"
   '`gorf`, `grff`|gorf '"$poly"';grff '"$poly"
   '`tensorsketch`|tensorsketch '"$poly"
+  '`ctr-srht`|ctr-srht '"$poly"
   '`maclaurin-opt`|maclaurin-opt '"$fitted"
 )
 failures=0 checked=0

@@ -86,6 +86,9 @@ TEST_CASE("is_complete (each platform's static_assert) refuses a table with an e
     t.block_product = nullptr;
     CHECK(!kfm::detail::is_complete(t));
     t = scalar;
+    t.complex_block_product = nullptr;
+    CHECK(!kfm::detail::is_complete(t));
+    t = scalar;
     t.fft_batch_lanes = 0;
     CHECK(!kfm::detail::is_complete(t));
 }

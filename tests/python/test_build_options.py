@@ -86,7 +86,7 @@ def test_readme_lists_every_table_option_and_no_other():
 def test_methods_come_from_the_registry():
     assert set(kfm.METHODS) == {"rff", "rff-phase", "orf", "ssf", "quadrature", "sorf", "qmc", "srf", "gorf", "grff",
                                 "maclaurin", "tensorsketch", "fastfood", "gq", "nystroem", "maclaurin-opt",
-                                "tensor-srht"}
+                                "tensor-srht", "ctr-srht"}
     assert kfm.METHODS["gq"]["kernels"] == ["gaussian"]
     assert kfm.METHODS["nystroem"]["landmarks_from_data"] and not kfm.METHODS["rff"]["landmarks_from_data"]
     assert "gq_nodes" in kfm.METHODS["gq"]["options"]

@@ -26,7 +26,7 @@ CONFIGURATIONS = (
     [RandomFeatures(method=m, random_state=0) for m in ("rff", "rff-phase", "orf", "qmc", "sorf", "ssf", "quadrature")]
     + [RandomFeatures(method=m, kernel="arccos", order=1, random_state=0) for m in ("rff", "sorf", "ssf", "quadrature")]
     + [RandomFeatures(method=m, kernel="polynomial-sphere", degree=2, poly_scale=3.0, random_state=0)
-       for m in ("srf", "gorf", "grff", "maclaurin", "tensorsketch", "tensor-srht")]
+       for m in ("srf", "gorf", "grff", "maclaurin", "tensorsketch", "tensor-srht", "ctr-srht")]
     + [RandomFeatures(method="gorf", kernel="delta-gaussian", mixture_weights=[1.0, -0.5],
                       mixture_sigmas=[1.0, 2.0], random_state=0),
        RandomFeatures(gamma="scale", random_state=0), RandomFeatures(gamma="median", random_state=0),

@@ -315,7 +315,7 @@ TEST_CASE("maclaurin-opt runtime: open refuses malformed block and indexed produ
         {"block product on a fastfood map", false, [](map_contents& m) {
              m.meta.projection = static_cast<std::uint32_t>(fmt::projection::fastfood);
          }, status::bad_meta},
-        {"unknown segment flag bit 3", false, [](map_contents& m) { product(m)->flags |= 1u << 3; }, status::bad_meta},
+        {"unknown segment flag bit 4", false, [](map_contents& m) { product(m)->flags |= 1u << 4; }, status::bad_meta},
         {"index at proj_count", true, [](map_contents& m) { data_of<std::uint32_t>(m, fmt::tag::indices)[3] = m.meta.projection_dim; },
          status::index_out_of_range},
         {"no INDX", true, [](map_contents& m) { m.sections.erase(m.sections.begin() + (find(m, fmt::tag::indices) - m.sections.data())); },

@@ -23,6 +23,7 @@ map_contents build_gq(const build_options& options);              // gq (quffka'
 map_contents build_nystroem(const build_options& options);        // nystroem (landmarks from options.data)
 map_contents build_maclaurin_opt(const build_options& options);    // maclaurin-opt (degrees fitted to options.data)
 map_contents build_tensor_srht(const build_options& options);      // tensor-srht (products of H D blocks)
+map_contents build_ctr_srht(const build_options& options);         // ctr-srht (complex products of H D block pairs)
 
 // Lower bounds on the output dimension of the methods that round D (method_row::least_output_dim).
 std::uint64_t quadrature_least_output_dim(const build_options& options);  // whole rules of 2 (d + 1)

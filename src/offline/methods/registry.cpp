@@ -56,6 +56,8 @@ const std::vector<method_row>& rows() {
          gaussian | polynomial, build_maclaurin_opt, nullptr, {}, false, nullptr, o::method, true},
         {m::tensor_srht, "TensorSRHT: products of p sign-flipped Hadamard blocks H D per pass of d2 features",
          polynomial, build_tensor_srht, nullptr, {}, false, nullptr, o::method},
+        {m::ctr_srht, "complex-to-real TensorSRHT: Re and Im of products of p complex factors (H Da + i H Db) / sqrt 2",
+         polynomial, build_ctr_srht, nullptr, {}, false, nullptr, o::method},
     };
     return table;
 }
