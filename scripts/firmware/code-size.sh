@@ -10,7 +10,8 @@
 #       cos_sin alone (Gaussian-type kernels). Fails when .text exceeds a limit in scripts/firmware/code-size.limit.
 #       With KFM_TOOL (a native kfm) it also runs the probes under qemu: an SSF gaussian map must
 #       transform, an rff (dense) map must be refused with the left-out projection status, and the
-#       cos_sin-only build must refuse an SSF arccos map with the left-out nonlinearity status.
+#       cos_sin-only build must refuse an SSF arccos map with the left-out nonlinearity status (and a
+#       hadamard, cos_sin-only build open a sorf map and refuse a tensor-srht map, whose products it leaves out).
 #   scripts/firmware/code-size.sh measure ARCH PROJECTIONS OPT [NONLINEARITIES]
 #       one figure: ARCH aarch64 | armv7, PROJECTIONS and NONLINEARITIES ;-lists or "all" (the default),
 #       OPT -Os | -O2. The environment variable KFM_SCALAR_TABLE=ON adds the scalar table (what a build
@@ -106,6 +107,15 @@ case ${1:-} in
       expect_probe "$full" "$work/rff.kfm" "open: unknown projection kind, or one this build leaves out"
       expect_probe "$trimmed" "$work/ssf.kfm" "ok isa neon64"
       expect_probe "$trimmed" "$work/ssf-arccos.kfm" "open: unknown nonlinearity, or one this build leaves out"
+      # Products are a nonlinearity a build may leave out too: a hadamard, cos_sin-only runtime opens sorf and
+      # refuses tensor-srht's block products (their kernels are not linked).
+      measure aarch64 hadamard -Os cos_sin >/dev/null
+      "$2" build --method sorf --kernel gaussian --input-dim 16 --features 256 --seed 1 -o "$work/sorf.kfm" >/dev/null
+      "$2" build --method tensor-srht --kernel polynomial-sphere --degree 3 --input-dim 16 --features 256 --seed 1 \
+        -o "$work/tensor-srht.kfm" >/dev/null
+      hadamard_trimmed=$(build_dir aarch64 hadamard -Os cos_sin)/probe
+      expect_probe "$hadamard_trimmed" "$work/sorf.kfm" "ok isa neon64"
+      expect_probe "$hadamard_trimmed" "$work/tensor-srht.kfm" "open: unknown nonlinearity, or one this build leaves out"
     fi
     ;;
   measure)

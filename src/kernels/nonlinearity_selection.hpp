@@ -24,10 +24,14 @@
 #ifndef KFM_LEAVE_OUT_NONLINEARITY_IDENTITY
 #define KFM_LEAVE_OUT_NONLINEARITY_IDENTITY 0
 #endif
+#ifndef KFM_LEAVE_OUT_NONLINEARITY_PRODUCT
+#define KFM_LEAVE_OUT_NONLINEARITY_PRODUCT 0
+#endif
 
 namespace kfm::detail {
 
-// product is evaluated by the runtime from the groups section, not by the feature stage: always built.
+// product is evaluated by the runtime (transform.cpp's product segments: groups and block products), not by
+// the feature stage's loops; leaving it out drops that code and the block product kernels.
 constexpr bool nonlinearity_built(format::nonlinearity k) noexcept {
     using N = format::nonlinearity;
     switch (k) {
@@ -37,7 +41,7 @@ constexpr bool nonlinearity_built(format::nonlinearity k) noexcept {
         case N::step: return !KFM_LEAVE_OUT_NONLINEARITY_STEP;
         case N::relu2: return !KFM_LEAVE_OUT_NONLINEARITY_RELU2;
         case N::identity: return !KFM_LEAVE_OUT_NONLINEARITY_IDENTITY;
-        case N::product: return true;
+        case N::product: return !KFM_LEAVE_OUT_NONLINEARITY_PRODUCT;
     }
     return false;
 }

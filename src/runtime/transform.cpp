@@ -251,7 +251,7 @@ void features(const map_state& map, const float* t, float* out) {
         const float* ts = t + s.proj_begin;
         float* out0 = out + s.out_begin;
         const auto kind = static_cast<fmt::nonlinearity>(s.nonlinearity);
-        if (kind == fmt::nonlinearity::product) {
+        if (detail::nonlinearity_built(fmt::nonlinearity::product) && kind == fmt::nonlinearity::product) {
             if ((s.flags & fmt::segment_flag_block_product) != 0)
                 block_product_segment(map, s, ts, out0);
             else if (detail::block_products_kept() && (s.flags & fmt::segment_flag_complex_block_product) != 0)
