@@ -34,7 +34,7 @@ template <class F>
 void run(benchmark::State& state, std::size_t n, F&& place) {
     const index_set s = ssf_like_set(n);
     kfm_bench::aligned_floats x(2 * s.frequencies.size()), out(2 * n);
-    for (std::size_t i = 0; i < x.size(); ++i) x[i] = kfm_bench::test_value(i);
+    for (std::size_t i = 0; i < 2 * s.frequencies.size(); ++i) x[i] = kfm_bench::test_value(i);
     for (auto _ : state) {
         place(s, x.data(), out.data());
         benchmark::DoNotOptimize(out.data());

@@ -87,6 +87,7 @@ inline vf<A> expand_register(const float* src, std::uint32_t mask) noexcept {
 // nibble's extraction and a load per register, and the sign bits' AND and multiply (flip_lanes) two
 // operations per register.
 struct expand_bytes_8 {
+    std::uint8_t count[256];  // expand_lut's, here for a shorter address
     std::uint8_t source[256][32];
 };
 struct expand_signs_8 {
@@ -94,10 +95,12 @@ struct expand_signs_8 {
 };
 constexpr expand_bytes_8 make_expand_bytes_8() {
     expand_bytes_8 p{};
-    for (unsigned m = 0; m < 256; ++m)
+    for (unsigned m = 0; m < 256; ++m) {
+        p.count[m] = expand_lut.count[m];
         for (unsigned j = 0; j < 8; ++j)
             for (unsigned b = 0; b < 4; ++b)
                 p.source[m][4 * j + b] = std::uint8_t(((m >> j) & 1u) != 0 ? 4 * expand_lut.source[m][j] + b : 0xff);
+    }
     return p;
 }
 constexpr expand_signs_8 make_expand_signs_8() {
@@ -160,7 +163,7 @@ inline void expand_neon64(const float* in, std::size_t count, const std::uint8_t
             continue;
         }
         expand_step_neon64(src, count, vld1q_u8_x2(expand_lut_bytes_8.source[mask]), s, sign_re, sign_im, i, out_re, out_im);
-        src += expand_lut.count[mask];
+        src += expand_lut_bytes_8.count[mask];
     }
     for (; i < steps; ++i) {
         const std::uint32_t mask = bits[i];
@@ -173,7 +176,7 @@ inline void expand_neon64(const float* in, std::size_t count, const std::uint8_t
         source.val[0] = vqaddq_u8(source.val[0], moved);
         source.val[1] = vqaddq_u8(source.val[1], moved);
         expand_step_neon64(last, count, source, s, sign_re, sign_im, i, out_re, out_im);
-        src += expand_lut.count[mask];
+        src += expand_lut_bytes_8.count[mask];
     }
 }
 #endif
