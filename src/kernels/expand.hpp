@@ -181,16 +181,15 @@ inline void expand_neon64(const float* in, std::size_t count, const std::uint8_t
 }
 #endif
 
-// Both halves' positions [k, k + W) from W floats at re and at im; returns the inputs used (the set bits).
-// sign_re, sign_im: the halves' sign bits (bit k for position k).
+// Both halves' positions [k, k + W) from W floats at re and at im placed at the set lanes of `mask`, with
+// the sign bits of the lanes in sign_re and sign_im (bit j of every lane's word for lane j); returns the
+// inputs used (the set bits).
 template <class A>
-inline std::size_t expand_group(const float* re, const float* im, const std::uint8_t* bits, std::size_t k,
-                                float scale, const std::uint8_t* sign_re, const std::uint8_t* sign_im, float* out_re,
-                                float* out_im) noexcept {
-    const std::uint32_t mask = sign_bits_at<lanes<A>>(bits, k);
+inline std::size_t expand_group(const float* re, const float* im, std::uint32_t mask, float scale, const vu<A>& sign_re,
+                                const vu<A>& sign_im, float* out_re, float* out_im) noexcept {
     const vf<A> s(scale);
-    store_f<A>(out_re + k, flip_lanes<A>(s * expand_register<A>(re, mask), sign_re, k));
-    store_f<A>(out_im + k, flip_lanes<A>(s * expand_register<A>(im, mask), sign_im, k));
+    store_f<A>(out_re, flip_lanes<A>(s * expand_register<A>(re, mask), sign_re));
+    store_f<A>(out_im, flip_lanes<A>(s * expand_register<A>(im, mask), sign_im));
     return count_bits(mask);
 }
 
@@ -222,20 +221,35 @@ void expand(const float* in, std::size_t count, const std::uint8_t* bits, std::s
             } else
 #endif
             {
-                // While W inputs remain in each half, straight from in.
+                // While W inputs remain in each half, straight from in: 32 positions per word of the mask
+                // and of each half's signs, shifted down by W for each register.
+                constexpr std::uint32_t lane_mask = (std::uint32_t(1) << W) - 1;
                 const float* re = in;
-                for (; k < n && std::size_t(in + count - re) >= W; k += W)
-                    re += expand_group<A>(re, re + count, bits, k, scale, sign_re, sign_im, out, out + n);
+                for (bool room = true; room && k + 32 <= n;) {
+                    std::uint32_t mask = sign_word_at(bits, k);
+                    vu<A> s_re = u32_lanes<A>::splat(sign_word_at(sign_re, k));
+                    vu<A> s_im = u32_lanes<A>::splat(sign_word_at(sign_im, k));
+                    for (std::size_t g = 0; g < 32; g += W, k += W) {
+                        room = std::size_t(in + count - re) >= W;
+                        if (!room) break;
+                        re += expand_group<A>(re, re + count, mask & lane_mask, scale, s_re, s_im, out + k, out + n + k);
+                        mask >>= W;
+                        s_re = s_re >> int(W);
+                        s_im = s_im >> int(W);
+                    }
+                }
                 r = std::size_t(re - in);
-                // The last (fewer than W) inputs of each half from a zero-padded copy: every step stays a
-                // register step.
-                float tail[2][2 * W] = {};
+                // The last inputs of each half (fewer than W, or all of them when n < 32) from a zero-padded
+                // copy: every step stays a register step.
+                float tail[2][16 + 2 * W] = {};
                 for (std::size_t i = 0; r + i < count; ++i) {
                     tail[0][i] = in[r + i];
                     tail[1][i] = in[count + r + i];
                 }
                 for (std::size_t t = 0; k < n; k += W)
-                    t += expand_group<A>(tail[0] + t, tail[1] + t, bits, k, scale, sign_re, sign_im, out, out + n);
+                    t += expand_group<A>(tail[0] + t, tail[1] + t, sign_bits_at<W>(bits, k), scale,
+                                         u32_lanes<A>::splat(sign_bits_at<W>(sign_re, k)),
+                                         u32_lanes<A>::splat(sign_bits_at<W>(sign_im, k)), out + k, out + n + k);
                 return;
             }
         }
