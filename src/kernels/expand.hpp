@@ -5,9 +5,9 @@
 // sign bit: a clear position holds +0 or -0). SSF places its m inputs at the frequencies of its index set
 // (stored as membership bits) this way: one register store per W outputs, zeros included; both halves
 // share the mask's decoding, and the sign flips cost no pass of their own. Both halves read exactly their
-// `count` inputs: the last ones go through a zero-padded copy. Written once over the architecture A; the
-// register step (expand_register) is the ISA-specific piece, and AArch64 has its own loop, 8 positions per
-// step from two registers (expand_neon64).
+// `count` inputs: the last ones go through a zero-padded copy (on AArch64 a window ending at the last
+// input). Written once over the architecture A; the register step (expand_register) is the ISA-specific
+// piece, and AArch64 has its own loop, 8 positions per step from two registers (expand_neon64).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -83,9 +83,8 @@ inline vf<A> expand_register(const float* src, std::uint32_t mask) noexcept {
 #if XSIMD_WITH_NEON64
 // AArch64 tables for 8 positions (one byte of the mask or of the signs) in two registers: the byte indices
 // of a two-register table lookup (4 per lane, 0xff where the bit is clear: the lookup gives 0), and the float
-// sign bits of the 8 lanes. 8 KiB each: a byte per step costs one load each, where the 4-lane forms cost a
-// nibble's extraction and a load per register, and the sign bits' AND and multiply (flip_lanes) two
-// operations per register.
+// sign bits of the 8 lanes. 8 KiB each, so a step costs one load per table, where the 4-lane forms extract
+// a nibble and load once per register, and flip_lanes' AND and multiply are two operations per register.
 struct expand_bytes_8 {
     std::uint8_t count[256];  // expand_lut's, here for a shorter address
     std::uint8_t source[256][32];

@@ -228,7 +228,7 @@ void ssf_apply(const map_state& map, const float* x, float* t, float* scratch) {
     project_group<1>(map, x, 1, t, scratch);
 }
 
-// The sign flip and scatter, per block a complex FFT of its scattered entries, the copy into t.
+// Per block the placement of x with the block's signs (2n) and a complex FFT, then the copy into t.
 std::uint64_t ssf_work(const map_state& map) {
     const format::map_meta& m = *map.meta;
     const std::uint64_t w = m.work_dim, p = m.projection_dim, n = m.block_size, blocks = m.block_count;
