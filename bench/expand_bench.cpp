@@ -1,6 +1,6 @@
-// expand/<isa>/<n> against expand/scatter/<n>: the loop it replaced in SSF (clear the buffer, then one
-// indexed store per input at the sorted index set), on an SSF-like set of 0.77 n frequencies (d = 784 has
-// 392 of 512), n = 64 .. 4096. Items are outputs.
+// expand/<isa>/<n> against expand/scatter/<n>: the loops it replaced in SSF (clear the buffer, one indexed
+// store per input at the sorted index set, then the block's sign flips), both halves of one block, on an
+// SSF-like set of 0.77 n frequencies (d = 784 has 392 of 512), n = 64 .. 4096. Items are outputs (2 n).
 #include <benchmark/benchmark.h>
 
 #include <cstring>
@@ -14,6 +14,7 @@ namespace {
 struct index_set {
     std::vector<std::uint8_t> bits;
     std::vector<std::uint32_t> frequencies;  // the set bits, increasing
+    std::vector<std::uint8_t> signs;         // 2 n sign bits
 };
 
 index_set ssf_like_set(std::size_t n) {
@@ -24,25 +25,33 @@ index_set ssf_like_set(std::size_t n) {
             s.bits[k >> 3] |= std::uint8_t(1u << (k & 7));
             s.frequencies.push_back(std::uint32_t(k));
         }
+    s.signs.resize(n / 4 + 1);
+    for (std::size_t i = 0; i < s.signs.size(); ++i) s.signs[i] = std::uint8_t(kfm_bench::test_value(n + i) * 127.0f);
     return s;
 }
 
 template <class F>
 void run(benchmark::State& state, std::size_t n, F&& place) {
     const index_set s = ssf_like_set(n);
-    kfm_bench::aligned_floats x(s.frequencies.size()), out(n);
-    for (std::size_t i = 0; i < s.frequencies.size(); ++i) x[i] = kfm_bench::test_value(i);
+    kfm_bench::aligned_floats x(2 * s.frequencies.size()), out(2 * n);
+    for (std::size_t i = 0; i < 2 * s.frequencies.size(); ++i) x[i] = kfm_bench::test_value(i);
     for (auto _ : state) {
         place(s, x.data(), out.data());
         benchmark::DoNotOptimize(out.data());
         benchmark::ClobberMemory();
     }
-    state.SetItemsProcessed(std::int64_t(state.iterations()) * std::int64_t(n));
+    state.SetItemsProcessed(std::int64_t(state.iterations()) * std::int64_t(2 * n));
 }
 
 void scatter(const index_set& s, const float* __restrict x, float scale, std::size_t n, float* __restrict out) {
-    std::memset(out, 0, n * sizeof(float));
-    for (std::size_t l = 0; l < s.frequencies.size(); ++l) out[s.frequencies[l]] = scale * x[l];
+    const std::size_t m = s.frequencies.size();
+    std::memset(out, 0, 2 * n * sizeof(float));
+    for (std::size_t l = 0; l < m; ++l) {
+        out[s.frequencies[l]] = scale * x[l];
+        out[n + s.frequencies[l]] = scale * x[m + l];
+    }
+    for (std::size_t k = 0; k < 2 * n; ++k)
+        if ((s.signs[k >> 3] >> (k & 7)) & 1u) out[k] = -out[k];
 }
 
 const int registered = [] {
@@ -52,7 +61,7 @@ const int registered = [] {
             const auto* table = h.table;
             benchmark::RegisterBenchmark(("expand/" + h.name + "/" + size).c_str(), [table, n](benchmark::State& state) {
                 run(state, n, [&](const index_set& s, const float* x, float* out) {
-                    table->expand(x, s.frequencies.size(), s.bits.data(), n, 0.5f, out);
+                    table->expand(x, s.frequencies.size(), s.bits.data(), n, 0.5f, s.signs.data(), 0, out);
                 });
             });
         }

@@ -499,28 +499,37 @@ void check_flip_signs(const kernel_table& t, test_rng& rng) {
     end_kernel("flip_signs");
 }
 
+// expand: both halves (inputs buf_a[0 .. 2 set)), the block's signs from signs[] at bit `first`.
+std::uint8_t signs[max_n / 4 + 16];
+bool sign_set(std::size_t i) { return (signs[i >> 3] >> (i & 7)) & 1u; }
+
 void check_expand(const kernel_table& t, test_rng& rng) {
     for (std::size_t n : {0, 1, 5, 8, 9, 31, 64, 100, 256})
-        for (double density : {0.0, 0.1, 0.5, 0.9, 1.0}) {
-            std::memset(bits, 0, (n + 7) / 8);
-            std::size_t set = 0;
-            for (std::size_t k = 0; k < n; ++k)
-                if (rng.uniform() < density) {
-                    bits[k >> 3] |= std::uint8_t(1u << (k & 7));
-                    ++set;
+        for (double density : {0.0, 0.1, 0.5, 0.9, 1.0})
+            for (std::size_t first : {0, 3, 16}) {
+                std::memset(bits, 0, (n + 7) / 8);
+                std::size_t set = 0;
+                for (std::size_t k = 0; k < n; ++k)
+                    if (rng.uniform() < density) {
+                        bits[k >> 3] |= std::uint8_t(1u << (k & 7));
+                        ++set;
+                    }
+                for (std::size_t i = 0; i < (first + 2 * n + 7) / 8; ++i) signs[i] = std::uint8_t(rng.next());
+                for (std::size_t i = 0; i < 2 * set; ++i) buf_a[i] = rng.uniform(-2.0f, 2.0f);
+                for (std::size_t k = 0; k < 2 * n; ++k) buf_b[k] = 1234.5f;  // every element must be written
+                const float scale = 0.37f;
+                t.expand(buf_a, set, bits, n, scale, signs, first, buf_b);
+                bool ok = true;
+                for (std::size_t h = 0; h < 2; ++h) {
+                    std::size_t rank = 0;
+                    for (std::size_t k = 0; k < n; ++k) {
+                        const float v = scale * (bit_set(k) ? buf_a[h * set + rank++] : 0.0f);
+                        const float want = sign_set(first + h * n + k) ? -v : v;
+                        ok = ok && std::memcmp(&buf_b[h * n + k], &want, sizeof want) == 0;
+                    }
                 }
-            for (std::size_t i = 0; i < set; ++i) buf_a[i] = rng.uniform(-2.0f, 2.0f);
-            for (std::size_t k = 0; k < n; ++k) buf_b[k] = 1234.5f;  // every element must be written
-            const float scale = 0.37f;
-            t.expand(buf_a, set, bits, n, scale, buf_b);
-            bool ok = true;
-            std::size_t rank = 0;
-            for (std::size_t k = 0; k < n; ++k) {
-                const float want = scale * (bit_set(k) ? buf_a[rank++] : 0.0f);
-                ok = ok && std::memcmp(&buf_b[k], &want, sizeof want) == 0;
+                expect(ok, "expand", "packed inputs at the set bits, with signs", long(n));
             }
-            expect(ok, "expand", "packed inputs at the set bits", long(n));
-        }
     end_kernel("expand");
 }
 

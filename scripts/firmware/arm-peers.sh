@@ -13,8 +13,11 @@
 # Then the accuracy of the cos_sin stage on the NEON table (bench/peers/trig_accuracy.cpp, every 997th float
 # of each range; beside SLEEF's AdvSIMD u10 / u35 on AArch64); the script fails when kfm breaks its bounds.
 #
-#   [KFM_TOOL=build/native/kfm] scripts/firmware/arm-peers.sh [aarch64|armv7 ...]     (default: both)
+#   [KFM_TOOL=build/native/kfm] [KFM_ARM_PEERS="fft features ssf accuracy"] \
+#       scripts/firmware/arm-peers.sh [aarch64|armv7 ...]     (default: both)
 #       KFM_TOOL: a native kfm that writes the SSF maps.
+#       KFM_ARM_PEERS: the tables to print (default: all four); KFM_ARM_PEERS=ssf, for instance, gives the
+#       SSF rows alone in a few minutes.
 #
 # Needs libfftw3-dev:arm64 / :armhf, libne10-dev:arm64, libsleef-dev:arm64 (scripts/ci/install-deps.sh).
 # Prints Markdown tables with the ratio peer / kfm (> 1: kfm executes fewer instructions). Instruction
@@ -29,6 +32,13 @@ archs=("$@")
 kfm_tool=${KFM_TOOL:-$root/build/native/kfm}
 [ -x "$kfm_tool" ] || { echo "arm-peers: no native kfm at $kfm_tool (set KFM_TOOL)" >&2; exit 2; }
 ssf_sizes=("784 8192" "64 1024")
+tables=${KFM_ARM_PEERS:-fft features ssf accuracy}
+for t in $tables; do
+  case "$t" in
+    fft | features | ssf | accuracy) ;;
+    *) echo "arm-peers: error: unknown table '$t' in KFM_ARM_PEERS (fft, features, ssf, accuracy)" >&2; exit 2 ;;
+  esac
+done
 mkdir -p "$out_dir/maps"
 for c in "${ssf_sizes[@]}"; do
   read -r d D <<<"$c"
@@ -86,16 +96,9 @@ per_call() {
 
 ratio() { awk -v p="$1" -v k="$2" 'BEGIN { printf "%.2f", p / k }'; }
 
-for name in "${archs[@]}"; do
-  case "$name" in
-    aarch64) triple=aarch64-linux-gnu ;;
-    armv7) triple=arm-linux-gnueabihf ;;
-    *) echo "arm-peers: error: unknown architecture '$name' (aarch64 or armv7)" >&2; exit 2 ;;
-  esac
-  build "$name" "$triple"
-  probe=$out_dir/$name/probe
-  qemu=(qemu-${name/armv7/arm} -L "/usr/$triple" -E "LD_LIBRARY_PATH=/usr/$triple/lib:$out_dir/$name")
-  wisdom=$out_dir/$name/fftw.wisdom
+# fft_table NAME: kfm's FFT against FFTW (and Ne10 on AArch64), n = 16 ... 4096.
+fft_table() {
+  local name=$1 wisdom=$out_dir/$1/fftw.wisdom
   rm -f "$wisdom"
   echo
   if [ "$name" = aarch64 ]; then
@@ -106,7 +109,7 @@ for name in "${archs[@]}"; do
     echo "|---|---|---|---|---|"
   fi
   for log2_n in 4 5 6 7 8 9 10 11 12; do
-    n=$((1 << log2_n))
+    local n=$((1 << log2_n)) k f e
     [ -f "$wisdom" ] || : >"$wisdom"
     "${qemu[@]}" "$probe" fft fftw-plan "$n" 0 "$wisdom" >/dev/null || { echo "arm-peers: FFTW planning failed at $n" >&2; exit 1; }
     k=$(per_call fft kfm "$n")
@@ -118,21 +121,32 @@ for name in "${archs[@]}"; do
       echo "| $name | $n | $k | $f | $(ratio "$f" "$k") |"
     fi
   done
-  if [ "$name" = aarch64 ]; then
-    echo
-    echo "| arch | D | kfm cos_sin | SLEEF u10 | SLEEF u35 | u10 / kfm | u35 / kfm |"
-    echo "|---|---|---|---|---|---|---|"
-    for D in 1024 4096; do
-      k=$(per_call features kfm "$D")
-      u10=$(per_call features sleef-u10 "$D")
-      u35=$(per_call features sleef-u35 "$D")
-      echo "| $name | $D | $k | $u10 | $u35 | $(ratio "$u10" "$k") | $(ratio "$u35" "$k") |"
-    done
-  fi
+}
+
+# features_table NAME: the cos_sin stage against SLEEF (AArch64 only).
+features_table() {
+  local name=$1
+  [ "$name" = aarch64 ] || return 0
+  echo
+  echo "| arch | D | kfm cos_sin | SLEEF u10 | SLEEF u35 | u10 / kfm | u35 / kfm |"
+  echo "|---|---|---|---|---|---|---|"
+  for D in 1024 4096; do
+    local k u10 u35
+    k=$(per_call features kfm "$D")
+    u10=$(per_call features sleef-u10 "$D")
+    u35=$(per_call features sleef-u35 "$D")
+    echo "| $name | $D | $k | $u10 | $u35 | $(ratio "$u10" "$k") | $(ratio "$u35" "$k") |"
+  done
+}
+
+# ssf_table NAME: SSF's whole transform against its two stages.
+ssf_table() {
+  local name=$1
   echo
   echo "| arch | d | D | SSF transform | its FFTs | its feature stage | SSF / (FFTs + features) |"
   echo "|---|---|---|---|---|---|---|"
   for c in "${ssf_sizes[@]}"; do
+    local d D map total ffts feats
     read -r d D <<<"$c"
     map=$out_dir/maps/ssf-$d-$D.kfm
     total=$(per_call ssf "$map" total)
@@ -140,6 +154,23 @@ for name in "${archs[@]}"; do
     feats=$(per_call ssf "$map" features)
     echo "| $name | $d | $D | $total | $ffts | $feats | $(ratio "$total" $((ffts + feats))) |"
   done
+}
+
+# accuracy_table NAME: the cos_sin stage's errors (fails when kfm breaks its bounds).
+accuracy_table() {
+  local name=$1
   echo
   "${qemu[@]}" "$out_dir/$name/trig_accuracy" --stride 997 | sed "s/^| \[/| $name | [/; s/^| range/| arch | range/; s/^|---|/|---|---|/"
+}
+
+for name in "${archs[@]}"; do
+  case "$name" in
+    aarch64) triple=aarch64-linux-gnu ;;
+    armv7) triple=arm-linux-gnueabihf ;;
+    *) echo "arm-peers: error: unknown architecture '$name' (aarch64 or armv7)" >&2; exit 2 ;;
+  esac
+  build "$name" "$triple"
+  probe=$out_dir/$name/probe
+  qemu=(qemu-${name/armv7/arm} -L "/usr/$triple" -E "LD_LIBRARY_PATH=/usr/$triple/lib:$out_dir/$name")
+  for t in $tables; do "${t}_table" "$name"; done
 done

@@ -1,10 +1,13 @@
-// Expansion of a packed array to the set bits of a mask: out[k] = scale e_k, e_k = in[rank k] where bit k
-// is set (rank k = the set bits before k), 0 elsewhere, for k < n. It reads exactly the `count` inputs
-// (the set bits), so the last inputs are placed element by element. SSF places its m inputs at the
-// frequencies of its index set (stored as membership bits) this way: one register store per W outputs,
-// zeros included, where the scalar scatter paid a store per input after clearing the buffer (2-4x slower
-// on AVX2). Written once over the architecture A; the register step (expand_register) is the one
-// ISA-specific piece.
+// SSF's FFT input of one block, in one pass: the packed inputs placed at the set bits of a mask, scaled,
+// with the block's signs. For the real half (h = 0) and the imaginary half (h = 1), k < n:
+//   out[h n + k] = s_{h n + k} scale e_k,   e_k = in[h count + rank k] where bit k is set, 0 where it is clear,
+// rank k = the set bits before k, s_j = -1 where bit first + j of the signs is set (an XOR of the float's
+// sign bit: a clear position holds +0 or -0). SSF places its m inputs at the frequencies of its index set
+// (stored as membership bits) this way: one register store per W outputs, zeros included; both halves
+// share the mask's decoding, and the sign flips cost no pass of their own. Both halves read exactly their
+// `count` inputs: the last ones go through a zero-padded copy (on AArch64 a window ending at the last
+// input). Written once over the architecture A; the register step (expand_register) is the ISA-specific
+// piece, and AArch64 has its own loop, 8 positions per step from two registers (expand_neon64).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -59,12 +62,6 @@ inline vf<A> expand_register(const float* src, std::uint32_t mask) noexcept {
         return vf<A>(_mm256_blendv_ps(moved, _mm256_setzero_ps(), _mm256_castsi256_ps(source)));
     }
 #endif
-#if XSIMD_WITH_NEON64
-    if constexpr (std::is_base_of<xsimd::neon64, A>::value && W == 4) {
-        const uint8x16_t bytes = vreinterpretq_u8_f32(vld1q_f32(src));
-        return vf<A>(vreinterpretq_f32_u8(vqtbl1q_u8(bytes, vld1q_u8(expand_lut.source_bytes[mask]))));
-    }
-#endif
 #if XSIMD_WITH_NEON
     if constexpr (std::is_same<xsimd::neon, A>::value && W == 4) {
         const float32x4_t v = vld1q_f32(src);
@@ -83,21 +80,180 @@ inline vf<A> expand_register(const float* src, std::uint32_t mask) noexcept {
     return vf<A>::load_aligned(out);
 }
 
-// count = the set bits among bits[0 .. n): register loads are issued only while W inputs remain.
+#if XSIMD_WITH_NEON64
+// AArch64 tables for 8 positions (one byte of the mask or of the signs) in two registers: the byte indices
+// of a two-register table lookup (4 per lane, 0xff where the bit is clear: the lookup gives 0), and the float
+// sign bits of the 8 lanes. 8 KiB each, so a step costs one load per table, where the 4-lane forms extract
+// a nibble and load once per register, and flip_lanes' AND and multiply are two operations per register.
+struct expand_bytes_8 {
+    std::uint8_t count[256];  // expand_lut's, here for a shorter address
+    std::uint8_t source[256][32];
+};
+struct expand_signs_8 {
+    std::uint32_t sign[256][8];
+};
+constexpr expand_bytes_8 make_expand_bytes_8() {
+    expand_bytes_8 p{};
+    for (unsigned m = 0; m < 256; ++m) {
+        p.count[m] = expand_lut.count[m];
+        for (unsigned j = 0; j < 8; ++j)
+            for (unsigned b = 0; b < 4; ++b)
+                p.source[m][4 * j + b] = std::uint8_t(((m >> j) & 1u) != 0 ? 4 * expand_lut.source[m][j] + b : 0xff);
+    }
+    return p;
+}
+constexpr expand_signs_8 make_expand_signs_8() {
+    expand_signs_8 p{};
+    for (unsigned m = 0; m < 256; ++m)
+        for (unsigned j = 0; j < 8; ++j) p.sign[m][j] = ((m >> j) & 1u) != 0 ? 0x80000000u : 0u;
+    return p;
+}
+constexpr expand_bytes_8 expand_lut_bytes_8 = make_expand_bytes_8();
+constexpr expand_signs_8 expand_lut_signs_8 = make_expand_signs_8();
+
+// The sign bits of the 8 lanes (sign byte `sign`) XORed into low and high, stored at out.
+inline void store_signed_neon64(uint32x4_t low, uint32x4_t high, std::uint32_t sign, float* out) noexcept {
+    const uint32x4x2_t s = vld1q_u32_x2(expand_lut_signs_8.sign[sign]);
+    vst1q_f32_x2(out, float32x4x2_t{{vreinterpretq_f32_u32(veorq_u32(low, s.val[0])), vreinterpretq_f32_u32(veorq_u32(high, s.val[1]))}});
+}
+
+// The 8 floats at src placed by the byte indices `source` (a two-register table lookup), times scale, with
+// the sign byte `sign`, stored at out. Loads 8 floats from src.
+inline void expand_half_neon64(const float* src, const uint8x16x2_t& source, float32x4_t scale, std::uint32_t sign,
+                               float* out) noexcept {
+    const uint8x16x2_t table = vld1q_u8_x2(reinterpret_cast<const std::uint8_t*>(src));
+    store_signed_neon64(vreinterpretq_u32_f32(vmulq_f32(scale, vreinterpretq_f32_u8(vqtbl2q_u8(table, source.val[0])))),
+                        vreinterpretq_u32_f32(vmulq_f32(scale, vreinterpretq_f32_u8(vqtbl2q_u8(table, source.val[1])))),
+                        sign, out);
+}
+
+// One step of expand_neon64: positions [8 i, 8 i + 8) of both halves, from the 8 inputs of each half at
+// window (its imaginary part at window + count) placed by the byte indices `source`.
+inline void expand_step_neon64(const float* window, std::size_t count, const uint8x16x2_t& source, float32x4_t scale,
+                               const std::uint8_t* sign_re, const std::uint8_t* sign_im, std::size_t i, float* out_re,
+                               float* out_im) noexcept {
+    expand_half_neon64(window, source, scale, sign_re[i], out_re + 8 * i);
+    expand_half_neon64(window + count, source, scale, sign_im[i], out_im + 8 * i);
+}
+
+// expand<neon64> for n a multiple of 8, each half's signs starting at a whole byte (sign_re, sign_im) and
+// count >= 8: a step per byte of the mask, both halves at once. A step without inputs stores the scaled
+// zeros' signs alone (a third of the steps of a 64 -> 1024 map). Once fewer than 8 inputs remain, the
+// lookups read the last 8 inputs of each half, their byte indices moved up by the inputs already used
+// (a saturating add keeps 0xff, "zero", unchanged), so no read passes the end and nothing is copied.
+inline void expand_neon64(const float* in, std::size_t count, const std::uint8_t* bits, std::size_t n, float scale,
+                          const std::uint8_t* sign_re, const std::uint8_t* sign_im, float* out) noexcept {
+    const float32x4_t s = vdupq_n_f32(scale);
+    const uint32x4_t zero = vreinterpretq_u32_f32(vmulq_f32(s, vdupq_n_f32(0.0f)));
+    const float* src = in;                     // the next real input; its imaginary part at src + count
+    const float* const last = in + count - 8;  // the last window of 8 inputs
+    float* const out_re = out;
+    float* const out_im = out + n;
+    const std::size_t steps = n / 8;
+    std::size_t i = 0;
+    const auto zero_step = [&](std::size_t i) {  // a step without inputs
+        store_signed_neon64(zero, zero, sign_re[i], out_re + 8 * i);
+        store_signed_neon64(zero, zero, sign_im[i], out_im + 8 * i);
+    };
+    for (; i < steps && src <= last; ++i) {
+        const std::uint32_t mask = bits[i];
+        if (mask == 0) {
+            zero_step(i);
+            continue;
+        }
+        expand_step_neon64(src, count, vld1q_u8_x2(expand_lut_bytes_8.source[mask]), s, sign_re, sign_im, i, out_re, out_im);
+        src += expand_lut_bytes_8.count[mask];
+    }
+    for (; i < steps; ++i) {
+        const std::uint32_t mask = bits[i];
+        if (mask == 0) {
+            zero_step(i);
+            continue;
+        }
+        uint8x16x2_t source = vld1q_u8_x2(expand_lut_bytes_8.source[mask]);
+        const uint8x16_t moved = vdupq_n_u8(std::uint8_t(4 * (src - last)));
+        source.val[0] = vqaddq_u8(source.val[0], moved);
+        source.val[1] = vqaddq_u8(source.val[1], moved);
+        expand_step_neon64(last, count, source, s, sign_re, sign_im, i, out_re, out_im);
+        src += expand_lut_bytes_8.count[mask];
+    }
+}
+#endif
+
+// Both halves' positions [k, k + W) from W floats at re and at im placed at the set lanes of `mask`, with
+// the sign bits of the lanes in sign_re and sign_im (bit j of every lane's word for lane j); returns the
+// inputs used (the set bits).
+template <class A>
+inline std::size_t expand_group(const float* re, const float* im, std::uint32_t mask, float scale, const vu<A>& sign_re,
+                                const vu<A>& sign_im, float* out_re, float* out_im) noexcept {
+    const vf<A> s(scale);
+    store_f<A>(out_re, flip_lanes<A>(s * expand_register<A>(re, mask), sign_re));
+    store_f<A>(out_im, flip_lanes<A>(s * expand_register<A>(im, mask), sign_im));
+    return count_bits(mask);
+}
+
+// Position k of both halves, one element each (the scalar form, and the other ISAs' form where n is not a
+// multiple of their step or the signs do not start at a whole byte).
+inline std::size_t expand_one(const float* in, std::size_t count, std::size_t r, const std::uint8_t* bits,
+                              std::size_t n, std::size_t k, float scale, const std::uint8_t* signs,
+                              std::size_t first, float* out) noexcept {
+    const bool set = sign_bit(bits, k);
+    const float re = scale * (set ? in[r] : 0.0f), im = scale * (set ? in[count + r] : 0.0f);
+    out[k] = flip_all<scalar_arch>(re, sign_bit(signs, first + k));
+    out[n + k] = flip_all<scalar_arch>(im, sign_bit(signs, first + n + k));
+    return set ? 1 : 0;
+}
+
+// count = the set bits among bits[0 .. n).
 template <class A>
 void expand(const float* in, std::size_t count, const std::uint8_t* bits, std::size_t n, float scale,
-            float* out) noexcept {
+            const std::uint8_t* signs, std::size_t first, float* out) noexcept {
     constexpr std::size_t W = lanes<A>;
     std::size_t k = 0, r = 0;
     if constexpr (W > 1) {
-        const vf<A> s(scale);
-        for (; k + W <= n && r + W <= count; k += W) {
-            const std::uint32_t mask = sign_bits_at<W>(bits, k);
-            store_f<A>(out + k, s * expand_register<A>(in + r, mask));
-            r += count_bits(mask);
+        if (n % W == 0 && n % 8 == 0 && first % 8 == 0) {  // each half's signs start at a whole byte
+            const std::uint8_t* sign_re = signs + first / 8;
+            const std::uint8_t* sign_im = signs + (first + n) / 8;
+#if XSIMD_WITH_NEON64
+            if constexpr (std::is_base_of<xsimd::neon64, A>::value) {
+                if (count >= 8) return expand_neon64(in, count, bits, n, scale, sign_re, sign_im, out);
+            } else
+#endif
+            {
+                // While W inputs remain in each half, straight from in: 32 positions per word of the mask
+                // and of each half's signs, shifted down by W for each register.
+                constexpr std::uint32_t lane_mask = (std::uint32_t(1) << W) - 1;
+                const float* re = in;
+                for (bool room = true; room && k + 32 <= n;) {
+                    std::uint32_t mask = sign_word_at(bits, k);
+                    vu<A> s_re = u32_lanes<A>::splat(sign_word_at(sign_re, k));
+                    vu<A> s_im = u32_lanes<A>::splat(sign_word_at(sign_im, k));
+                    for (std::size_t g = 0; g < 32; g += W, k += W) {
+                        room = std::size_t(in + count - re) >= W;
+                        if (!room) break;
+                        re += expand_group<A>(re, re + count, mask & lane_mask, scale, s_re, s_im, out + k, out + n + k);
+                        mask >>= W;
+                        s_re = s_re >> int(W);
+                        s_im = s_im >> int(W);
+                    }
+                }
+                r = std::size_t(re - in);
+                // The last inputs of each half (fewer than W, or all of them when n < 32) from a zero-padded
+                // copy: every step stays a register step.
+                float tail[2][16 + 2 * W] = {};
+                for (std::size_t i = 0; r + i < count; ++i) {
+                    tail[0][i] = in[r + i];
+                    tail[1][i] = in[count + r + i];
+                }
+                for (std::size_t t = 0; k < n; k += W)
+                    t += expand_group<A>(tail[0] + t, tail[1] + t, sign_bits_at<W>(bits, k), scale,
+                                         u32_lanes<A>::splat(sign_bits_at<W>(sign_re, k)),
+                                         u32_lanes<A>::splat(sign_bits_at<W>(sign_im, k)), out + k, out + n + k);
+                return;
+            }
         }
     }
-    for (; k < n; ++k) out[k] = scale * (sign_bit(bits, k) ? in[r++] : 0.0f);
+    for (; k < n; ++k) r += expand_one(in, count, r, bits, n, k, scale, signs, first, out);
 }
 
 }  // namespace

@@ -90,15 +90,18 @@ struct kernel_table {
                           const float* twiddles, bool inverse);
 
     // out[k r + v] = s_k in[k r + v] for k < n, v < r, s_k = -1 where bit first + k of bits is set;
-    // r is 1 or fft_batch_lanes (one bit per element of an interleaved batch). in == out is allowed.
+    // r is 1 or fft_batch_lanes (one bit per element of an interleaved batch: SSF's batches). in == out is
+    // allowed.
     void (*flip_signs)(const float* in, const std::uint8_t* bits, std::size_t first, std::size_t n, std::size_t r,
                        float* out);
-    // out[k] = scale e_k for k < n, e_k = in[rank k] where bit k of bits is set (rank k: the set bits
-    // before k) and 0 where it is clear: the packed inputs placed at the set bits in order. `count` is the
-    // number of set bits among bits[0 .. n) (the caller knows it; the kernel reads exactly in[0 .. count)).
-    // in and out do not overlap.
+    // SSF's FFT input of one block (kernels/expand.hpp): for the real half (h = 0) and the imaginary half
+    // (h = 1), out[h n + k] = s_{h n + k} scale e_k for k < n, e_k = in[h count + rank k] where bit k of bits
+    // is set (rank k: the set bits before k) and 0 where it is clear, s_j = -1 where bit first + j of signs is
+    // set (the float's sign bit flipped, zeros included). `count` is the number of set bits among bits[0 .. n)
+    // (the caller knows it; the kernel reads exactly in[0 .. 2 count)). out holds 2 n floats; in and out do
+    // not overlap.
     void (*expand)(const float* in, std::size_t count, const std::uint8_t* bits, std::size_t n, float scale,
-                   float* out);
+                   const std::uint8_t* signs, std::size_t first, float* out);
 
     // A quadrature rule's projection for butterfly_simplex_batch_rows vectors at once, interleaved (element
     // i of vector v at [i * butterfly_simplex_batch_rows + v]): y = M x with the forward butterfly network (as

@@ -66,6 +66,7 @@ constexpr kernel_table keep_selected_kernels(kernel_table t) noexcept {
     t.fft_batch_row = nullptr;  // its single rows take fft: there is no batch FFT to agree with
     t.butterfly_simplex_batch = nullptr;
     t.gemm = nullptr;
+    t.flip_signs = nullptr;  // only SSF's interleaved groups flip signs apart from the placement (expand)
 #endif
     return t;
 }

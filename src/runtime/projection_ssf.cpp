@@ -1,18 +1,20 @@
 // The ssf_fft projection (docs/methods.md, "SSF"): z = x[0:m] + i x[m:2m] placed into a zero length-n
-// buffer at the frequencies of the FREQ section (x_l at the l-th set bit: kernels->expand); per block b,
-// the signs of block b (SIGN bits b 2n + k for the real part at frequency k, b 2n + n + k for the
-// imaginary part: stored in frequency order, so x is placed once for all blocks and each block costs one
-// vector pass of sign flips), one forward FFT, and t[b 2n ..] = m^{-1/2} [Re; Im], the stack truncated to
+// buffer at the frequencies of the FREQ section (x_l at the l-th set bit); per block b, the signs of block
+// b (SIGN bits b 2n + k for the real part at frequency k, b 2n + n + k for the imaginary part: stored in
+// frequency order), one forward FFT, and t[b 2n ..] = m^{-1/2} [Re; Im], the stack truncated to
 // projection_dim (keeping whole (Re_j, Im_j) pairs in a truncated block measured no better on LETTER/USPS).
 // Each t_i is then v_i . (s x) with |v_i| = 1.
 //
 // Single vectors and batches share one pipeline over a group of L rows interleaved lane by lane
 // (element k of row v at buf[k L + v]): L = fft_batch_lanes with kernels->fft_batch when n <=
 // max_interleaved_fft (where batches pay), so every block of L rows costs one FFT call, else L = 1 with
-// kernels->fft. Where the batches interleave, a single row (L = 1) runs kernels->fft_batch_row, the batch
-// FFT's operations on one row, and the rows left over after the whole groups of a batch run as a group
-// padded with zero rows (the batch FFT's lanes are independent): every row goes through the same
-// operations, so its projections are the same bits alone, in a group or left over.
+// kernels->fft. One row (L = 1) builds each block's FFT input in one pass (kernels->expand: the placement,
+// the scaling and the block's signs together), which is all that stands between x and the FFT; a group
+// places its rows once and flips each block's signs over the interleaved lanes (kernels->flip_signs).
+// Where the batches interleave, a single row runs kernels->fft_batch_row, the batch FFT's operations on one
+// row, and the rows left over after the whole groups of a batch run as a group padded with zero rows (the
+// batch FFT's lanes are independent): every row goes through the same operations, so its projections are
+// the same bits alone, in a group or left over.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -34,15 +36,15 @@ constexpr std::uint32_t max_interleaved_fft = 32;
 
 // Where the buffers of one group of L rows live in the scratch (carve).
 struct buffers {
-    float* base_re;  // n x L: the rows scaled by m^{-1/2} at the index set, zero elsewhere
+    float* re;       // n x L: the FFT input of one block (and its output in place when it cannot go
+    float* im;       // straight into t: L > 1, or a truncated block)
+    float* base_re;  // n x L, L > 1 only: the rows scaled by m^{-1/2} at the index set, zero elsewhere
     float* base_im;
-    float* re;       // n x L: base with the signs of one block, the FFT input (and its output in
-    float* im;       // place when it cannot go straight into t: L > 1, or a truncated block)
 };
 
-// The scratch size for L lanes: the four buffers, back to back (carve).
+// The scratch size for L lanes: the FFT input, and for an interleaved group its rows before the signs.
 std::size_t scratch_for_lanes(const format::map_meta& m, std::size_t lanes) {
-    return 4 * std::size_t(m.block_size) * lanes;
+    return (lanes == 1 ? 2 : 4) * std::size_t(m.block_size) * lanes;
 }
 
 // The buffers, back to back, with no slack. Placing the FFT inputs a quarter page from the outputs modulo
@@ -56,37 +58,35 @@ buffers carve(const format::map_meta& m, std::size_t lanes, float* scratch) {
     buffers b;
     b.re = scratch;
     b.im = b.re + ln;
-    b.base_re = b.im + ln;
-    b.base_im = b.base_re + ln;
+    b.base_re = lanes == 1 ? nullptr : b.im + ln;
+    b.base_im = lanes == 1 ? nullptr : b.base_re + ln;
     return b;
 }
+
+// log2 of a power of two (verify checked n), one instruction or two where ceil_log2 loops over the bits.
+unsigned exact_log2(std::uint32_t n) { return unsigned(__builtin_ctz(n)); }
 
 // Loops below use __restrict (GCC and Clang): their buffers never overlap, and without it the compiler
 // keeps them scalar or adds overlap checks.
 
 // base_re[Lambda_l L + v] = norm x[v work_dim + l], base_im[Lambda_l L + v] = norm x[v work_dim + m + l]
 // for the rows v < count, zero at the other frequencies (Lambda_l: the l-th set bit of FREQ) and in the
-// lanes v >= count. One row: two expands. L interleaved rows (n <= max_interleaved_fft): element by element.
+// lanes v >= count: the L interleaved rows (n <= max_interleaved_fft), element by element.
 template <std::size_t L>
 void scatter_rows(const map_state& map, const float* __restrict x, std::size_t count, float norm,
                   float* __restrict base_re, float* __restrict base_im) {
     const std::uint32_t w = map.meta->work_dim, half = w / 2, n = map.meta->block_size;
     const std::uint8_t* frequencies = map.view<section::frequencies>().data;
-    if constexpr (L == 1) {
-        map.kernels->expand(x, half, frequencies, n, norm, base_re);  // verify checked: half bits are set
-        map.kernels->expand(x + half, half, frequencies, n, norm, base_im);
-    } else {
-        std::memset(base_re, 0, sizeof(float) * n * L);
-        std::memset(base_im, 0, sizeof(float) * n * L);
-        std::uint32_t l = 0;
-        for (std::uint32_t k = 0; k < n; ++k) {
-            if (!bit_at(frequencies, k)) continue;
-            for (std::size_t v = 0; v < count; ++v) {
-                base_re[k * L + v] = norm * x[v * w + l];
-                base_im[k * L + v] = norm * x[v * w + half + l];
-            }
-            ++l;
+    std::memset(base_re, 0, sizeof(float) * n * L);
+    std::memset(base_im, 0, sizeof(float) * n * L);
+    std::uint32_t l = 0;
+    for (std::uint32_t k = 0; k < n; ++k) {
+        if (!bit_at(frequencies, k)) continue;
+        for (std::size_t v = 0; v < count; ++v) {
+            base_re[k * L + v] = norm * x[v * w + l];
+            base_im[k * L + v] = norm * x[v * w + half + l];
         }
+        ++l;
     }
 }
 
@@ -122,17 +122,24 @@ template <std::size_t L>
 void project_group(const map_state& map, const float* x, std::size_t count, float* t, float* scratch) {
     const auto& m = *map.meta;
     const std::uint32_t n = m.block_size;
-    const unsigned log2_n = ceil_log2(n);
+    const unsigned log2_n = exact_log2(n);
     const std::size_t p = m.projection_dim, block = std::size_t(2) * n;
     const buffers buf = carve(m, L, scratch);
     const fft_kernel fft = L == 1 ? row_fft(map) : nullptr;
     // The FFT is linear: scaling the m inputs by m^{-1/2} costs less than scaling the 2n outputs.
-    scatter_rows<L>(map, x, count, 1.0f / std::sqrt(float(m.work_dim / 2)), buf.base_re, buf.base_im);
+    const float norm = 1.0f / std::sqrt(float(m.work_dim / 2));
+    const std::uint8_t* frequencies = map.view<section::frequencies>().data;
     const std::uint8_t* signs = map.view<section::signs>().data;
     const float* twiddles = map.view<section::twiddles>().data;
+    if constexpr (L > 1) scatter_rows<L>(map, x, count, norm, buf.base_re, buf.base_im);
     for (std::uint32_t b = 0; b < m.block_count; ++b) {
-        map.kernels->flip_signs(buf.base_re, signs, std::size_t(b) * block, n, L, buf.re);
-        map.kernels->flip_signs(buf.base_im, signs, std::size_t(b) * block + n, n, L, buf.im);
+        if constexpr (L == 1) {
+            // verify checked: work_dim / 2 bits are set, and buf.im = buf.re + n
+            map.kernels->expand(x, m.work_dim / 2, frequencies, n, norm, signs, std::size_t(b) * block, buf.re);
+        } else {
+            map.kernels->flip_signs(buf.base_re, signs, std::size_t(b) * block, n, L, buf.re);
+            map.kernels->flip_signs(buf.base_im, signs, std::size_t(b) * block + n, n, L, buf.im);
+        }
         const std::size_t begin = std::size_t(b) * block;
         if (L == 1 && p - begin >= block) {  // one full block: straight into t
             fft(buf.re, buf.im, t + begin, t + begin + n, log2_n, twiddles, false);
@@ -221,7 +228,7 @@ void ssf_apply(const map_state& map, const float* x, float* t, float* scratch) {
     project_group<1>(map, x, 1, t, scratch);
 }
 
-// The sign flip and scatter, per block a complex FFT of its scattered entries, the copy into t.
+// Per block the placement of x with the block's signs (2n) and a complex FFT, then the copy into t.
 std::uint64_t ssf_work(const map_state& map) {
     const format::map_meta& m = *map.meta;
     const std::uint64_t w = m.work_dim, p = m.projection_dim, n = m.block_size, blocks = m.block_count;
