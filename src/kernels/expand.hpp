@@ -151,9 +151,9 @@ inline void expand_neon64(const float* in, std::size_t count, const std::uint8_t
     float* const out_im = out + n;
     const std::size_t steps = n / 8;
     std::size_t i = 0;
-    const auto zero_step = [&](std::size_t i) {  // a step without inputs
-        store_signed_neon64(zero, zero, sign_re[i], out_re + 8 * i);
-        store_signed_neon64(zero, zero, sign_im[i], out_im + 8 * i);
+    const auto zero_step = [&](std::size_t step) {  // a step without inputs
+        store_signed_neon64(zero, zero, sign_re[step], out_re + 8 * step);
+        store_signed_neon64(zero, zero, sign_im[step], out_im + 8 * step);
     };
     for (; i < steps && src <= last; ++i) {
         const std::uint32_t mask = bits[i];
