@@ -97,22 +97,22 @@ def kfm_error(kfm, train, eval_path, rows, d, features, sigma, seed, work):
     return rel_frobenius(phi, rows, sigma)
 
 
-def dprfs_error(approximator, fit_rows, rows, mean, features, sigma, seed):
+def dprfs_error(approximator, fit_rows, rows, mean, features, sigma, seed, complex_weights):
     import numpy as np
     import torch
     torch.manual_seed(seed)
     model = approximator(rows.shape[1], features, approx_degree=MAX_DEGREE, lengthscale=sigma,
-                         method="maclaurin", projection_type="srht")
+                         method="maclaurin", projection_type="srht", complex_weights=complex_weights)
     centred_fit = torch.tensor(fit_rows - mean, dtype=torch.float32)
     with contextlib.redirect_stdout(io.StringIO()):  # it prints the distribution it found
         model.initialize_sampling_distribution(centred_fit, min_sampling_degree=MIN_DEGREE)
     model.resample()
     with torch.no_grad():
         phi = model.forward(torch.tensor(rows - mean, dtype=torch.float32))
-    if phi.is_complex():
+    if phi.is_complex():  # Re(phi phi^H) = the Gram of the real and imaginary parts side by side
         phi = torch.cat([phi.real, phi.imag], dim=1)
     phi = phi.double().numpy()
-    if phi.shape != (len(rows), features):
+    if phi.shape != (len(rows), features * (2 if complex_weights else 1)):
         fail(f"dp-rfs gave features of shape {phi.shape}, expected ({len(rows)}, {features})")
     allocation = [int(v) for v in model.feature_encoder.measure.distribution]
     return rel_frobenius(phi, rows, sigma), allocation
@@ -131,6 +131,8 @@ def main():
     p.add_argument("--datasets", default="letter,usps,digits")
     p.add_argument("--multiples", default="2,4,8", help="D as multiples of d")
     p.add_argument("--seeds", type=int, default=10)
+    p.add_argument("--complex-weights", action="store_true", help="dp-rfs with complex Rademacher weights "
+                   "(complex_weights=True): D complex features, 2D real numbers per row against kfm's D")
     o = p.parse_args()
 
     approximator = import_dprfs(o.dp_rfs)
@@ -138,8 +140,9 @@ def main():
     if not os.access(o.kfm, os.X_OK):
         fail(f"--kfm {o.kfm!r} is not an executable")
 
+    sketch = "complex SRHT, D complex features" if o.complex_weights else "SRHT"
     print(f"gaussian kernel, sigma = kfm's median heuristic; {o.seeds} seeds; {EVAL_ROWS} test rows per seed\n")
-    print("| data (d) | sigma | D | kfm maclaurin-opt | dp-rfs maclaurin (SRHT) | kfm / dp-rfs (95% bootstrap) "
+    print(f"| data (d) | sigma | D | kfm maclaurin-opt | dp-rfs maclaurin ({sketch}) | kfm / dp-rfs (95% bootstrap) "
           "| dp-rfs degrees: features |")
     print("|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as work:
@@ -168,7 +171,8 @@ def main():
                     eval_path = os.path.join(work, "rows.npy")
                     np.save(eval_path, rows)
                     ours.append(kfm_error(o.kfm, train, eval_path, rows, d, features, sigma, seed, work))
-                    err, allocation = dprfs_error(approximator, fit_rows, rows, mean, features, sigma, seed)
+                    err, allocation = dprfs_error(approximator, fit_rows, rows, mean, features, sigma, seed,
+                                                  o.complex_weights)
                     theirs.append(err)
                     allocations.add(allocation_text(allocation))
                 (ma, ca), (mb, cb) = mean_ci(ours), mean_ci(theirs)
