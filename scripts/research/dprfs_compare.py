@@ -101,7 +101,8 @@ def dprfs_error(approximator, fit_rows, rows, mean, features, sigma, seed, compl
     import numpy as np
     import torch
     torch.manual_seed(seed)
-    model = approximator(rows.shape[1], features, approx_degree=MAX_DEGREE, lengthscale=sigma,
+    width = features // 2 if complex_weights else features  # complex features hold two real numbers
+    model = approximator(rows.shape[1], width, approx_degree=MAX_DEGREE, lengthscale=sigma,
                          method="maclaurin", projection_type="srht", complex_weights=complex_weights)
     centred_fit = torch.tensor(fit_rows - mean, dtype=torch.float32)
     with contextlib.redirect_stdout(io.StringIO()):  # it prints the distribution it found
@@ -112,7 +113,7 @@ def dprfs_error(approximator, fit_rows, rows, mean, features, sigma, seed, compl
     if phi.is_complex():  # Re(phi phi^H) = the Gram of the real and imaginary parts side by side
         phi = torch.cat([phi.real, phi.imag], dim=1)
     phi = phi.double().numpy()
-    if phi.shape != (len(rows), features * (2 if complex_weights else 1)):
+    if phi.shape != (len(rows), 2 * width if complex_weights else width):
         fail(f"dp-rfs gave features of shape {phi.shape}, expected ({len(rows)}, {features})")
     allocation = [int(v) for v in model.feature_encoder.measure.distribution]
     return rel_frobenius(phi, rows, sigma), allocation
@@ -132,7 +133,7 @@ def main():
     p.add_argument("--multiples", default="2,4,8", help="D as multiples of d")
     p.add_argument("--seeds", type=int, default=10)
     p.add_argument("--complex-weights", action="store_true", help="dp-rfs with complex Rademacher weights "
-                   "(complex_weights=True): D complex features, 2D real numbers per row against kfm's D")
+                   "(complex_weights=True) and D/2 complex features: D real numbers per row, as kfm's D")
     o = p.parse_args()
 
     approximator = import_dprfs(o.dp_rfs)
@@ -140,7 +141,7 @@ def main():
     if not os.access(o.kfm, os.X_OK):
         fail(f"--kfm {o.kfm!r} is not an executable")
 
-    sketch = "complex SRHT, D complex features" if o.complex_weights else "SRHT"
+    sketch = "complex SRHT, D/2 complex features" if o.complex_weights else "SRHT"
     print(f"gaussian kernel, sigma = kfm's median heuristic; {o.seeds} seeds; {EVAL_ROWS} test rows per seed\n")
     print(f"| data (d) | sigma | D | kfm maclaurin-opt | dp-rfs maclaurin ({sketch}) | kfm / dp-rfs (95% bootstrap) "
           "| dp-rfs degrees: features |")
