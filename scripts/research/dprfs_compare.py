@@ -8,7 +8,8 @@ For each data set, each D = multiple x d and each seed s = 1..N:
           projection_type='srht') (Wacker et al.'s code, imported from --dp-rfs), inputs centred on the
           training mean, its degree allocation optimised on the fitting rows
           (initialize_sampling_distribution, min_sampling_degree=2, as its gaussian experiments), then
-          torch.manual_seed(s) and resample();
+          torch.manual_seed(s) and resample(); with --complex-weights, complex_weights=True and D/2
+          complex features (the same D real numbers per row);
 and prints the relative Frobenius error of each side's Gram matrix of the evaluation rows against the
 exact gaussian kernel: mean +- 95% Student-t half-width over the seeds, and the paired ratio of the
 means kfm / dp-rfs with a 95% bootstrap interval, as a Markdown table.
@@ -28,6 +29,7 @@ Example (docs/results-maclaurin.md, "Against dp-rfs, side by side"):
 """
 import argparse
 import contextlib
+import importlib
 import io
 import json
 import os
@@ -50,7 +52,7 @@ def fail(message):
 
 def import_dprfs(folder):
     try:
-        import torch  # noqa: F401
+        importlib.import_module("torch")
     except ImportError:
         fail("PyTorch is not importable (Debian: apt-get install python3-torch; run with /usr/bin/python3)")
     if not os.path.isfile(os.path.join(folder, "random_features", "gaussian_approximator.py")):
@@ -98,7 +100,6 @@ def kfm_error(kfm, train, eval_path, rows, d, features, sigma, seed, work):
 
 
 def dprfs_error(approximator, fit_rows, rows, mean, features, sigma, seed, complex_weights):
-    import numpy as np
     import torch
     torch.manual_seed(seed)
     width = features // 2 if complex_weights else features  # complex features hold two real numbers
@@ -136,10 +137,10 @@ def main():
                    "(complex_weights=True) and D/2 complex features: D real numbers per row, as kfm's D")
     o = p.parse_args()
 
-    approximator = import_dprfs(o.dp_rfs)
-    import numpy as np
     if not os.access(o.kfm, os.X_OK):
         fail(f"--kfm {o.kfm!r} is not an executable")
+    approximator = import_dprfs(o.dp_rfs)
+    import numpy as np
 
     sketch = "complex SRHT, D/2 complex features" if o.complex_weights else "SRHT"
     print(f"gaussian kernel, sigma = kfm's median heuristic; {o.seeds} seeds; {EVAL_ROWS} test rows per seed\n")
