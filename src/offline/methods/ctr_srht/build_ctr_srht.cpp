@@ -22,35 +22,16 @@
 // complex block product segment per pass (segment_flag_complex_block_product, scale sqrt(d2 / 2)).
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
-#include <string>
 #include <vector>
 
-#include "format/bits.hpp"
 #include "offline/methods/builders.hpp"
 #include "offline/methods/sections.hpp"
-#include "offline/sampling/random.hpp"
+#include "offline/methods/tensor_srht/tensor_srht_map.hpp"
 
 namespace kfm::offline {
 namespace {
 
-enum stream : std::uint64_t { stream_signs = 1 };
-constexpr std::uint32_t hadamard_stages = 1;   // the hadamard projection with repeats = 1: H D blocks
 constexpr std::uint32_t blocks_per_factor = 2;  // a real and an imaginary block
-
-void check_options(const build_options& o) {
-    const std::string where = "ctr-srht: ";
-    const kernel_spec& k = o.kernel;
-    if (k.kind != format::kernel::polynomial_sphere)
-        throw std::invalid_argument(where + "kernel '" + kernel_name(k.kind) + "' is not supported (polynomial-sphere)");
-    if (o.input_dim == 0 || o.input_dim >= format::max_dim)
-        throw std::invalid_argument(where + "input dimension must be in 1..2^24 - 1 (one coordinate is appended)");
-    if (o.features == 0) throw std::invalid_argument(where + "features must be at least 1");
-    if (k.degree < 1 || k.degree > format::max_polynomial_degree)
-        throw std::invalid_argument(where + "polynomial-sphere degree must be in 1..100");
-    if (!(k.scale >= 2.0) || !std::isfinite(k.scale))
-        throw std::invalid_argument(where + "polynomial-sphere scale a must be finite and at least 2");
-}
 
 // One complex block product segment per pass of up to d2 complex features, each pass's 2 degree blocks after
 // the previous pass's; a pass of n features writes 2n outputs (its real parts, then its imaginary parts).
@@ -71,48 +52,17 @@ std::vector<format::feature_segment> complex_passes(std::uint32_t complex_featur
 }  // namespace
 
 map_contents build_ctr_srht(const build_options& o) {
-    check_options(o);
-    const std::uint32_t p = o.kernel.degree;
+    check_tensor_srht_options(o, "ctr-srht");
+    const tensor_srht_kernel k = tensor_srht_kernel_of(o);
     const std::uint32_t complex_features = o.features / 2 + o.features % 2;  // D rounded up to even
-    const std::uint32_t output_dim = 2 * complex_features;
-    const std::uint32_t d2 = std::uint32_t(1) << detail::ceil_log2(o.input_dim + 1);
-    const std::uint64_t passes = (std::uint64_t(complex_features) + d2 - 1) / d2;
-    const std::uint64_t blocks = passes * blocks_per_factor * p;
-    if (blocks * d2 > format::max_dim)
-        throw std::invalid_argument("ctr-srht: " + std::to_string(passes) + " passes of degree " + std::to_string(p) +
-                                    " need " + std::to_string(blocks * d2) +
-                                    " projections, more than the limit of 2^24 (fewer features or a lower degree)");
+    const std::uint64_t passes = (std::uint64_t(complex_features) + k.d2 - 1) / k.d2;
+    // Every factor's real and imaginary diagonals D_a, D_b are blocks of their own.
+    const std::uint64_t blocks = passes * blocks_per_factor * k.degree;
+    check_tensor_srht_projections("ctr-srht", passes, k.degree, blocks, k.d2);
 
-    const double q = o.kernel.scale * o.kernel.scale / 2.0 - 1.0;
-    const double alpha = std::pow(2.0 / (o.kernel.scale * o.kernel.scale), double(p));
     const std::vector<format::feature_segment> segments =
-        complex_passes(complex_features, p, d2, float(std::sqrt(alpha / double(complex_features))));
-
-    // Every block's signs, independent: the real and imaginary diagonals D_a, D_b of every factor.
-    rng signs_rng(derive(o.seed, stream_signs));
-    const std::vector<bool> signs = random_block_signs(blocks * hadamard_stages, d2, signs_rng);
-
-    map_contents map;
-    format::map_meta& m = map.meta;
-    m.method = static_cast<std::uint32_t>(format::method::ctr_srht);
-    m.kernel = static_cast<std::uint32_t>(format::kernel::polynomial_sphere);
-    m.projection = static_cast<std::uint32_t>(format::projection::hadamard);
-    m.flags = format::meta_flag_normalize_input;
-    m.input_dim = o.input_dim;
-    m.work_dim = d2;
-    m.projection_dim = std::uint32_t(blocks * d2);
-    m.output_dim = output_dim;
-    m.output_convention = static_cast<std::uint32_t>(format::output_convention::real);
-    m.block_count = std::uint32_t(blocks);
-    m.block_size = d2;
-    m.repeats = hadamard_stages;
-    m.kernel_order = p;
-    m.kernel_scale = o.kernel.scale;
-    m.input_append = std::sqrt(q);
-    m.seed = o.seed;
-    map.sections.push_back(make_segments_section(segments));
-    map.sections.push_back(make_bits_section(format::tag::signs, signs));
-    return map;
+        complex_passes(complex_features, k.degree, k.d2, float(std::sqrt(k.alpha / double(complex_features))));
+    return tensor_srht_map(o, format::method::ctr_srht, k, blocks, 2 * complex_features, segments);
 }
 
 }  // namespace kfm::offline

@@ -14,80 +14,25 @@
 // block product segment per pass (segment_flag_block_product: factor l reads the pass's block l from row l
 // on). D is
 // exact (no rounding).
-#include <algorithm>
 #include <cmath>
-#include <stdexcept>
-#include <string>
 #include <vector>
 
-#include "format/bits.hpp"
 #include "offline/methods/builders.hpp"
 #include "offline/methods/sections.hpp"
-#include "offline/sampling/random.hpp"
+#include "offline/methods/tensor_srht/tensor_srht_map.hpp"
 
 namespace kfm::offline {
-namespace {
-
-enum stream : std::uint64_t { stream_signs = 1 };
-constexpr std::uint32_t hadamard_stages = 1;  // the hadamard projection with repeats = 1: H D blocks
-
-void check_options(const build_options& o) {
-    const std::string where = "tensor-srht: ";
-    const kernel_spec& k = o.kernel;
-    if (k.kind != format::kernel::polynomial_sphere)
-        throw std::invalid_argument(where + "kernel '" + kernel_name(k.kind) + "' is not supported (polynomial-sphere)");
-    if (o.input_dim == 0 || o.input_dim >= format::max_dim)
-        throw std::invalid_argument(where + "input dimension must be in 1..2^24 - 1 (one coordinate is appended)");
-    if (o.features == 0) throw std::invalid_argument(where + "features must be at least 1");
-    if (k.degree < 1 || k.degree > format::max_polynomial_degree)
-        throw std::invalid_argument(where + "polynomial-sphere degree must be in 1..100");
-    if (!(k.scale >= 2.0) || !std::isfinite(k.scale))
-        throw std::invalid_argument(where + "polynomial-sphere scale a must be finite and at least 2");
-}
-
-}  // namespace
 
 map_contents build_tensor_srht(const build_options& o) {
-    check_options(o);
-    const std::uint32_t p = o.kernel.degree;
-    const std::uint32_t d2 = std::uint32_t(1) << detail::ceil_log2(o.input_dim + 1);
-    const std::uint64_t passes = (std::uint64_t(o.features) + d2 - 1) / d2;
-    const std::uint64_t blocks = passes * p;
-    if (blocks * d2 > format::max_dim)
-        throw std::invalid_argument("tensor-srht: " + std::to_string(passes) + " passes of degree " + std::to_string(p) +
-                                    " need " + std::to_string(blocks * d2) +
-                                    " projections, more than the limit of 2^24 (fewer features or a lower degree)");
+    check_tensor_srht_options(o, "tensor-srht");
+    const tensor_srht_kernel k = tensor_srht_kernel_of(o);
+    const std::uint64_t passes = (std::uint64_t(o.features) + k.d2 - 1) / k.d2;
+    const std::uint64_t blocks = passes * k.degree;
+    check_tensor_srht_projections("tensor-srht", passes, k.degree, blocks, k.d2);
 
-    const double q = o.kernel.scale * o.kernel.scale / 2.0 - 1.0;
-    const double alpha = std::pow(2.0 / (o.kernel.scale * o.kernel.scale), double(p));
     std::vector<format::feature_segment> segments;
-    append_block_product_passes(o.features, p, d2, float(std::sqrt(alpha / double(o.features))), 0, 0, segments);
-
-    // Every block's signs, independent.
-    rng signs_rng(derive(o.seed, stream_signs));
-    const std::vector<bool> signs = random_block_signs(blocks * hadamard_stages, d2, signs_rng);
-
-    map_contents map;
-    format::map_meta& m = map.meta;
-    m.method = static_cast<std::uint32_t>(format::method::tensor_srht);
-    m.kernel = static_cast<std::uint32_t>(format::kernel::polynomial_sphere);
-    m.projection = static_cast<std::uint32_t>(format::projection::hadamard);
-    m.flags = format::meta_flag_normalize_input;
-    m.input_dim = o.input_dim;
-    m.work_dim = d2;
-    m.projection_dim = std::uint32_t(blocks * d2);
-    m.output_dim = o.features;
-    m.output_convention = static_cast<std::uint32_t>(format::output_convention::real);
-    m.block_count = std::uint32_t(blocks);
-    m.block_size = d2;
-    m.repeats = hadamard_stages;
-    m.kernel_order = p;
-    m.kernel_scale = o.kernel.scale;
-    m.input_append = std::sqrt(q);
-    m.seed = o.seed;
-    map.sections.push_back(make_segments_section(segments));
-    map.sections.push_back(make_bits_section(format::tag::signs, signs));
-    return map;
+    append_block_product_passes(o.features, k.degree, k.d2, float(std::sqrt(k.alpha / double(o.features))), 0, 0, segments);
+    return tensor_srht_map(o, format::method::tensor_srht, k, blocks, o.features, segments);
 }
 
 }  // namespace kfm::offline
