@@ -102,7 +102,8 @@ def export(pipeline: Pipeline, path: Union[str, "os.PathLike[str]"], X: Optional
         For a pipeline with steps other than the supported ones (the message lists them).
     ValueError
         For an unfitted pipeline, one the model file cannot represent (non-integer labels,
-        MinMaxScaler(clip=True), a transformer whose map already carries a model), one whose model
+        MinMaxScaler(clip=True), a transformer whose map already carries a model, a scaler before a
+        maclaurin-opt gaussian map, which centres its inputs itself), one whose model
         would disagree with it beyond SCORE_TOLERANCE (the message names the column), or a `name` the
         header cannot use, or an unknown head_dtype. Nothing is written then.
     """
@@ -145,6 +146,11 @@ def export_bytes(pipeline: Pipeline, X: Optional[npt.ArrayLike] = None, head_dty
     (map_name, transformer), (head_name, head) = steps[-2], steps[-1]
 
     feature_map = _feature_map(map_name, transformer)
+    if scaler and feature_map.inspect()["gaussian_prefactor"]:
+        raise ValueError(f"step '{scaler[0]}': the map of step '{map_name}' ({feature_map.method}, "
+                         f"{feature_map.kernel}) centres and scales its inputs itself (PREP, fitted to the rows at "
+                         "build), so a model file cannot hold a scaler before it; fit the pipeline without the "
+                         "scaler (the map's own centring replaces it)")
     shift, scale = _scaling(scaler, feature_map.input_dim) if scaler else (None, None)
     task, weights, bias, labels, label_type = _head(head_name, head, feature_map.output_dim)
     data = _kfm.model_bytes(feature_map.to_bytes(), shift, scale, task, weights, bias, labels, "f32", label_type)
@@ -175,7 +181,10 @@ def _feature_map(name: str, transformer: Any) -> FeatureMap:
                         f"feature_map_); export takes {_SUPPORTED}")
     if not isinstance(feature_map, FeatureMap):
         raise TypeError(f"step '{name}': feature_map_ must be a kfm.FeatureMap, got {type(feature_map).__name__}")
-    carried = _MODEL_SECTIONS.intersection(section["tag"] for section in feature_map.inspect()["sections"])
+    info = feature_map.inspect()
+    carried = _MODEL_SECTIONS.intersection(section["tag"] for section in info["sections"])
+    if info["gaussian_prefactor"]:
+        carried.discard("PREP")  # maclaurin-opt's centring on its training mean: part of the map
     if carried:
         raise ValueError(f"step '{name}': its feature map already carries model sections "
                          f"({', '.join(sorted(carried))}); export needs a plain map (the pipeline's scaler "

@@ -62,3 +62,25 @@ def test_sklearn_random_features_passes_the_polynomial_sphere_kernel_and_beats_g
     assert info["degree_features"]["1"] == 8 and info["kernel_params"] == {"degree": 3, "scale": 4}
     with pytest.raises(ValueError, match="scale a must be finite and at least 2"):
         kfm.FeatureMap("maclaurin-opt", "polynomial-sphere", 6, 48, degree=3, scale=1.5, data=x)
+
+
+def test_a_gaussian_pipeline_exports_with_the_maps_centring_and_a_scaler_before_it_is_refused(tmp_path):
+    from sklearn.linear_model import Ridge
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    x = rows(300, 6)
+    y = np.sin(x.sum(axis=1))
+    features = kfm.sklearn.RandomFeatures(method="maclaurin-opt", gamma=0.5, n_components=48, random_state=1)
+    pipe = Pipeline([("map", features), ("head", Ridge(alpha=1e-3))]).fit(x, y)
+    assert pipe.named_steps["map"].feature_map_.inspect()["gaussian_prefactor"]
+    kfm.sklearn.export(pipe, tmp_path / "model.kfm", X=x[:100])
+    model = kfm.Model(tmp_path / "model.kfm")
+    np.testing.assert_allclose(model.predict(x[:100]), pipe.predict(x[:100]), rtol=1e-4, atol=1e-4)
+
+    scaled = Pipeline([("scale", StandardScaler()), ("map", features), ("head", Ridge(alpha=1e-3))]).fit(x, y)
+    with pytest.raises(ValueError, match="step 'scale': the map of step 'map' .* centres and scales its inputs itself"):
+        kfm.sklearn.export(scaled, tmp_path / "scaled.kfm")
+    assert not (tmp_path / "scaled.kfm").exists()
+    # The other maps carry no prefactor, so the flag does not let a map with a model's PREP through.
+    assert not kfm.FeatureMap("sorf", "gaussian", 6, 48).inspect()["gaussian_prefactor"]

@@ -253,6 +253,8 @@ std::string describe_map_json(const map_file& file, const std::string& name) {
     j += ", \"projection\": " + json_string(projection_name(m.projection));
     j += ", \"output_convention\": " + json_string(output_convention_name(m.output_convention));
     j += ", \"normalize_input\": " + std::string(normalizes ? "true" : "false");
+    // maclaurin-opt's gaussian: its PREP centres the input for the prefactor, part of the map (not a model's scaler).
+    j += ", \"gaussian_prefactor\": " + std::string((m.flags & format::meta_flag_gaussian_prefactor) != 0 ? "true" : "false");
     j += ", \"seed\": " + std::to_string(m.seed);
     j += ", \"isa\": " + json_string(kfm::isa_name(v.active_isa()));
     j += describe_model(v).json;
