@@ -134,6 +134,28 @@ TEST_CASE("cli maclaurin-opt: every misuse is refused with no file") {
     CHECK(r.err.find("not supported") != std::string::npos);
 }
 
+TEST_CASE("cli maclaurin-opt: a sigma or data range the map cannot represent is refused by name, not written as zero features") {
+    scratch s;
+    write_rows(s);
+    const std::string gaussian = "build --method maclaurin-opt --kernel gaussian --input-dim 6 --features 48 ";
+    // The rows lie about 1 from their mean: at sigma 0.05, |x'|^2 is about 400 and every feature of a row
+    // underflows (k(x, x) = 0 where the kernel's is 1); 0.5 is within the degrees' reach.
+    check_refused(s, "--sigma 0.05 --data x.npy",
+                  "300 of the 300 rows of --data checked are so far from their mean, relative to --sigma 0.05", gaussian);
+    CHECK(s.kfm(gaussian + "--sigma 0.5 --data x.npy -o near.kfm").exit_code == 0);
+    // A few huge rows move the mean away from all the others.
+    std::vector<float> outliers;
+    for (int i = 0; i < 30; ++i)
+        for (int c = 0; c < 6; ++c) outliers.push_back(i < 3 ? 1e6f : 0.1f * float((i * 7 + c) % 11));
+    kfm::offline::write_npy_f32(s.path("outliers.npy"), 30, 6, outliers.data());
+    check_refused(s, "--sigma 1 --data outliers.npy", "drop the outlying rows that move the mean", gaussian);
+    // 1/sigma is PREP's float32 scale: 0 for a huge sigma; a mean beyond the finite-output bound's reach.
+    check_refused(s, "--sigma 1e300 --data x.npy", "--sigma 1e+300 is too large: its inverse, the map's input scale (PREP), is 0", gaussian);
+    std::vector<float> huge(30 * 6, 1e30f);
+    kfm::offline::write_npy_f32(s.path("huge.npy"), 30, 6, huge.data());
+    check_refused(s, "--sigma 1 --data huge.npy", "the data's mean (up to 1e+30 in magnitude) over --sigma 1 leaves no degree 2", gaussian);
+}
+
 TEST_CASE("cli maclaurin-opt polynomial-sphere: build, inspect (no PREP, unit norm), eval against gorf, the same bytes again") {
     scratch s;
     write_spread_rows(s);

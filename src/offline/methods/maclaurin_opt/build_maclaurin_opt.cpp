@@ -30,6 +30,8 @@
 // exp(-|x'|^2/2). One Walsh-Hadamard transform per block (repeats = 1).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -56,6 +58,12 @@ constexpr unsigned largest_degree_considered = 8;
 double portable_log2(double v) { return portable::log(v) / 0.6931471805599453; }
 
 bool is_gaussian(const build_options& o) { return o.kernel.kind == format::kernel::gaussian; }
+
+std::string number_text(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", v);
+    return text;
+}
 
 // The largest degree whose products stay within the runtime's finite-output bound (runtime/output_bound.cpp),
 // given x_two, log2 of the largest |x'|_2 the runtime may compute: a product of k factors sqrt(d2) t, |t| <=
@@ -90,6 +98,9 @@ void check_options(const build_options& o) {
         throw std::invalid_argument(where + "input dimension must be in 1..2^24");
     if (is_gaussian(o) && (!(o.kernel.sigma > 0.0) || !std::isfinite(o.kernel.sigma)))
         throw std::invalid_argument(where + "sigma must be positive and finite");
+    if (is_gaussian(o) && float(1.0 / o.kernel.sigma) == 0.0f)
+        throw std::invalid_argument(where + option_name(o, option::sigma) + " " + number_text(o.kernel.sigma) +
+                                    " is too large: its inverse, the map's input scale (PREP), is 0 in float32");
     if (!is_gaussian(o)) check_polynomial(o, where);
     if (o.data_rows == 0 || o.data.size() != o.data_rows * std::size_t(o.input_dim))
         throw std::invalid_argument(where + "needs the training rows, " + option_name(o, option::data) +
@@ -144,6 +155,32 @@ double gaussian_input_log2_bound(const build_options& o, const std::vector<float
            0.5 * portable_log2(double(o.input_dim));
 }
 
+// The gaussian map gives a row x, in expectation, k(x, x) = exp(-|x'|^2) sum_{k <= K} |x'|^2k / k! (the
+// degrees above K dropped) instead of 1: the Poisson(|x'|^2) probability of at most K. For a row far from
+// the mean relative to sigma (|x'|^2 above about 120 at K = 8) that is below float's normal range: every
+// feature of the row is 0 or nearly. A map that is so on most of its own rows (the sample, x' as the
+// runtime computes it) is refused, naming sigma: a small sigma, or a few huge rows that move the mean.
+void check_rows_represented(const build_options& o, const std::vector<double>& sample, unsigned largest_degree) {
+    const std::size_t d = o.input_dim, n = sample.size() / d;
+    std::size_t lost = 0;
+    double farthest = 0.0;
+    for (std::size_t r = 0; r < n; ++r) {
+        double squared = 0.0;
+        for (std::size_t i = 0; i < d; ++i) squared += sample[r * d + i] * sample[r * d + i];
+        double term = portable::exp(-squared), diagonal = term;
+        for (unsigned k = 1; k <= largest_degree; ++k) diagonal += (term *= squared / double(k));
+        if (diagonal < double(std::numeric_limits<float>::min())) ++lost;
+        farthest = std::max(farthest, std::sqrt(squared));
+    }
+    if (2 * lost <= n) return;
+    const std::string sigma = option_name(o, option::sigma);
+    throw std::invalid_argument("maclaurin-opt: " + std::to_string(lost) + " of the " + std::to_string(n) + " rows of " +
+                                option_name(o, option::data) + " checked are so far from their mean, relative to " + sigma +
+                                " " + number_text(o.kernel.sigma) + " (|x - mean| / sigma up to " + number_text(farthest) +
+                                "), that the map gives them k(x, x) below 1.2e-38 instead of 1; raise " + sigma +
+                                ", or drop the outlying rows that move the mean");
+}
+
 // The sketched degrees' segments, degree k = i + 2 for features[i] > 0 features of weight
 // sqrt(coefficients[i] / features[i]) (the kernel's Maclaurin coefficient a_k over the degree's count), as
 // block product passes from out_begin on. Chained (the gaussian): one chain of blocks whose block 0 is the
@@ -194,10 +231,17 @@ map_contents build_maclaurin_opt(const build_options& o) {
     // the constant and the linear terms: D rounds down to those d2 + 1 (no degree would take the rest).
     const std::uint32_t output_dim = !is_gaussian(o) && o.kernel.degree == 1 ? d2 + 1 : o.features;
     const std::uint32_t budget = output_dim - d2 - 1;
-    const degree_allocation allocation =
-        allocate_degrees(allocation_sample(o, shift, scale), d, series, budget, max_degree);
-    if (budget > 0 && allocation.features.empty())
-        throw std::invalid_argument("maclaurin-opt: the inputs' range leaves no degree 2 within the finite-output bound");
+    const std::vector<double> sample = allocation_sample(o, shift, scale);
+    const degree_allocation allocation = allocate_degrees(sample, d, series, budget, max_degree);
+    if (budget > 0 && allocation.features.empty()) {
+        double largest_mean = 0.0;
+        for (float v : shift) largest_mean = std::max(largest_mean, double(std::fabs(v)));
+        throw std::invalid_argument("maclaurin-opt: the data's mean (up to " + number_text(largest_mean) + " in magnitude) over " +
+                                    option_name(o, option::sigma) + " " + number_text(o.kernel.sigma) +
+                                    " leaves no degree 2 within the finite-output bound (an input with |x_i| <= 2^20 "
+                                    "could give Inf features); raise " + option_name(o, option::sigma) + " or centre the data");
+    }
+    if (is_gaussian(o)) check_rows_represented(o, sample, allocation.largest_degree());
 
     // Segments: the d2 linear terms (block 0), then the sketched degrees' passes; the constant last.
     const std::vector<double> coefficients(series.coefficients.begin() + 2,
