@@ -101,7 +101,19 @@ def _rows_float32(X: npt.ArrayLike, name: str = "X") -> npt.NDArray[np.float32]:
         raise ValueError(f"{name} must be 2-D (n_samples, n_features), got shape {X.shape}")
     if X.dtype.kind not in "fiu":
         raise ValueError(f"{name} must be numeric, got dtype {X.dtype}")
-    return np.ascontiguousarray(X, dtype=np.float32)
+    if X.dtype.kind != "f" or X.dtype.itemsize <= 4:
+        return np.ascontiguousarray(X, dtype=np.float32)
+    # A finite float64 beyond float32's range would become an infinite input X does not hold: refused by
+    # position, as `kfm map` refuses it in a .npy file.
+    with np.errstate(over="raise"):
+        try:
+            return np.ascontiguousarray(X, dtype=np.float32)
+        except FloatingPointError:
+            pass
+    with np.errstate(over="ignore"):
+        row, column = np.argwhere(np.isinf(X.astype(np.float32)) & np.isfinite(X))[0]
+    raise ValueError(f"{name}: row {row}, column {column} holds {X[row, column]:.9g}, beyond float32's range "
+                     "(about +-3.4e38), in which kfm computes; rescale the data")
 
 
 class FeatureMap:

@@ -246,6 +246,23 @@ def test_sparse_input_is_refused_by_name():
             call()
 
 
+def test_a_float64_beyond_float32_is_refused_by_position_not_as_an_infinite_input():
+    m = kfm.FeatureMap("rff", "gaussian", 4, 16, seed=1, sigma=1.0)
+    X = rows(20, 4).astype(np.float64)
+    X[6, 2] = -1e300
+    message = r"X: row 6, column 2 holds -1e\+300, beyond float32's range"
+    with np.errstate(all="raise"):  # and no numpy overflow warning on the way
+        for call in [lambda: m.transform(X), lambda: m.kernel_matrix(X), lambda: kfm.median_sigma(X),
+                     lambda: m.transform(X.astype(np.longdouble))]:
+            with pytest.raises(ValueError, match=message):
+                call()
+        with pytest.raises(ValueError, match=r"data: row 6, column 2 holds -1e\+300"):
+            kfm.FeatureMap("maclaurin-opt", "gaussian", 4, 16, data=X)
+        # Within float32's range it maps as the nearest float32.
+        X[6, 2] = -1e30
+        assert np.array_equal(m.transform(X), m.transform(X.astype(np.float32)))
+
+
 @pytest.mark.skipif("scalar" not in kfm.isas() or kfm.isas()[0] == "scalar", reason="needs an ISA other than scalar")
 def test_a_pinned_isa_survives_pickling_and_is_part_of_equality():
     pinned = kfm.FeatureMap("quadrature", "gaussian", 8, 256, seed=2, sigma=0.7, isa="scalar")
