@@ -61,6 +61,9 @@ offline::build_options build_options_from(const arguments& args, std::string* si
     for (const auto& [name, value] : args.values())
         if (name != "--data" && name != "-o") given.push_back({name, {name == "--sigma" && sigma_from_rows ? "1" : value}});
     const offline::npy_array rows = args.has("--data") ? offline::read_npy(args.value("--data")) : offline::npy_array{};
+    // An empty file is not a missing --data (its null row pointer would read as one below).
+    if (args.has("--data") && rows.data.empty())
+        throw cli_error(args.value("--data") + ": --data holds no rows (the file's array is empty)");
     offline::build_options options;
     try {
         options = offline::build_options_from(given, offline::spelling::command_line,

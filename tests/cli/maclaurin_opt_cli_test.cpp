@@ -121,6 +121,9 @@ TEST_CASE("cli maclaurin-opt: every misuse is refused with no file") {
     kfm::offline::write_npy_f32(s.path("nan.npy"), 30, 6, bad.data());
     kfm::offline::write_npy_f32(s.path("x5.npy"), 36, 5, bad.data());
     check_refused(s, "--features 48", "needs --data");
+    // A --data with no rows is named as such, not as a missing --data.
+    kfm::offline::write_npy_f32(s.path("empty.npy"), 0, 6, bad.data());
+    check_refused(s, "--data empty.npy --features 48", "empty.npy: --data holds no rows (the file's array is empty)");
     check_refused(s, "--data x.npy --features 8", "--features must be at least 9");
     check_refused(s, "--data nan.npy --features 48", "NaN");
     check_refused(s, "--data x5.npy --features 48", "--data has 5 columns but --input-dim is 6");

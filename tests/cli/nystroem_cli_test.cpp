@@ -68,6 +68,8 @@ TEST_CASE("cli nystroem: every misuse is refused with no file") {
     x[7] = std::nanf("");
     kfm::offline::write_npy_f32(s.path("nan.npy"), 30, 3, x.data());
     check_refused(s, "--landmarks 5", "needs --data");
+    kfm::offline::write_npy_f32(s.path("empty.npy"), 0, 3, x.data());
+    check_refused(s, "--data empty.npy --landmarks 5", "empty.npy: --data holds no rows");
     check_refused(s, "--data x.npy --landmarks 31", "more than the 30 rows");
     check_refused(s, "--data x.npy --landmarks 0", "at least 1");
     check_refused(s, "--data x.npy", "--landmarks");
