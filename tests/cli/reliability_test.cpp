@@ -111,6 +111,14 @@ TEST_CASE("limits: a bandwidth that overflows the stored values is refused by na
     check_error(s.kfm("build --method gorf --kernel delta-gaussian --weights 1,-0.5 --sigmas 1,1e-310 --input-dim 3 "
                       "--features 16 -o m.kfm"),
                 "--sigmas: a bandwidth is too small");
+    // Values beyond the float sections: a segment's scale (sorf's sqrt(d2) / sigma) and the sqrt(q) the
+    // TensorSRHT-type maps append to the input (q = a^2/2 - 1 overflows double for a of 1e200).
+    check_error(s.kfm("build --method sorf --kernel gaussian --input-dim 3 --features 16 -o m.kfm --sigma 1e-300"),
+                "--sigma 1e-300 is too small: the map's SEGS section would hold values that are not finite");
+    for (const char* method : {"tensor-srht", "ctr-srht", "tensorsketch"})
+        check_error(s.kfm(std::string("build --method ") + method +
+                          " --kernel polynomial-sphere --degree 2 --scale 1e200 --input-dim 3 --features 16 -o m.kfm"),
+                    "--scale 1e+200 is out of range: the value the map appends to its input (META input_append) would not be finite");
     CHECK(entries(s.dir) == 0);
     REQUIRE(s.kfm(build + "1e-30").exit_code == 0);  // small but representable: written, and it opens
     CHECK(s.kfm("inspect m.kfm").exit_code == 0);

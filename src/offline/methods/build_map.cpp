@@ -89,18 +89,32 @@ bool all_finite(const std::vector<std::uint8_t>& bytes) {
     return true;
 }
 
+// The feature segments' float scale and weight (a record section, so all_finite does not see them).
+bool segments_finite(const section& s) {
+    for (std::size_t i = 0; i + sizeof(format::feature_segment) <= s.bytes.size(); i += sizeof(format::feature_segment)) {
+        format::feature_segment segment;
+        std::memcpy(&segment, s.bytes.data() + i, sizeof segment);
+        if (!std::isfinite(segment.scale) || !std::isfinite(segment.weight)) return false;
+    }
+    return true;
+}
+
 // Stored floating-point values overflow (to Inf or NaN) when a bandwidth is extreme, e.g. W / sigma
-// for a sigma of 1e-300; the runtime refuses such a file, so name the option instead.
+// for a sigma of 1e-300, or sqrt(q) appended to the input for a polynomial-sphere scale of 1e200; the
+// runtime refuses such a file, so name the option instead.
 void check_built_values(const build_options& o, const map_contents& map) {
+    const auto refuse = [&](const std::string& what) {
+        const std::string culprit = scaling_option(o);
+        throw std::invalid_argument(culprit.empty() ? what : culprit + ": " + what);
+    };
     for (const section& s : map.sections) {
         const bool finite = s.type == format::dtype::f32   ? all_finite<float>(s.bytes)
                             : s.type == format::dtype::f64 ? all_finite<double>(s.bytes)
+                            : s.tag == format::tag::segments ? segments_finite(s)
                                                            : true;
-        if (finite) continue;
-        const std::string culprit = scaling_option(o);
-        const std::string what = "the map's " + tag_text(s.tag) + " section would hold values that are not finite";
-        throw std::invalid_argument(culprit.empty() ? what : culprit + ": " + what);
+        if (!finite) refuse("the map's " + tag_text(s.tag) + " section would hold values that are not finite");
     }
+    if (!std::isfinite(map.meta.input_append)) refuse("the value the map appends to its input (META input_append) would not be finite");
 }
 
 // The finite-output contract (docs/format.md): open refuses a map whose stored values could turn an input
