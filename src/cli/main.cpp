@@ -95,6 +95,8 @@ Applies the map to every row of X (float32/float64/integer, C or Fortran order, 
 array is one row) and writes phi(X) as float32 C-order (N, output_dim).
   --threads N       host threads mapping blocks of rows (default: every core); the output does not
                     depend on N
+A warning on stderr counts the rows whose features are all 0 under a kernel with k(x, x) = 1
+(rows far from the data a maclaurin-opt or nystroem map was built from).
 )";
 
 const char* const eval_help = R"(usage: kfm eval FILE --data X.npy [--samples 550] [--runs R] [--seed S] [--json]

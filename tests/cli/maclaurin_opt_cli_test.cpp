@@ -4,6 +4,7 @@
 // The polynomial-sphere kernel: no PREP, unit-normalised inputs, beats GORF at the same D; its own misuses.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <string>
@@ -111,6 +112,28 @@ TEST_CASE("cli maclaurin-opt: kfm fit keeps the map's centring and refuses a sca
     CHECK(scaled.exit_code != 0);
     CHECK(scaled.err.find("the map carries its own preprocessing") != std::string::npos);
     CHECK(!std::filesystem::exists(s.path("scaled.kfm")));
+}
+
+TEST_CASE("cli maclaurin-opt: kfm map warns about rows whose features all vanish far from the training mean") {
+    scratch s;
+    write_rows(s);
+    REQUIRE(s.kfm(build + "--data x.npy --features 48 -o m.kfm").exit_code == 0);
+    const run_result near = s.kfm("map m.kfm --in x.npy --out near.npy");
+    REQUIRE_MESSAGE(near.exit_code == 0, near.err);
+    CHECK(near.err.empty());
+    // Two of three rows 200 from the mean (sigma 1.2): exp(-|x'|^2 / 2) underflows and every feature is 0.
+    std::vector<float> rows;
+    for (int i = 0; i < 3; ++i)
+        for (int c = 0; c < 6; ++c) rows.push_back(i == 1 ? 5.0f : 205.0f);
+    kfm::offline::write_npy_f32(s.path("far.npy"), 3, 6, rows.data());
+    const run_result far = s.kfm("map m.kfm --in far.npy --out far_phi.npy");
+    REQUIRE_MESSAGE(far.exit_code == 0, far.err);
+    CHECK(far.err == "kfm map: warning: 2 of 3 rows of far.npy have all-zero features, so the map estimates k(x, x) = 0 "
+                     "for them where the gaussian kernel's is 1 (rows far from the data the map was built from)\n");
+    const kfm::offline::npy_array phi = kfm::offline::read_npy(s.path("far_phi.npy"));  // written all the same
+    REQUIRE(phi.rows == 3);
+    CHECK(std::all_of(phi.data.begin(), phi.data.begin() + phi.cols, [](float v) { return v == 0.0f; }));
+    CHECK(std::any_of(phi.data.begin() + phi.cols, phi.data.begin() + 2 * phi.cols, [](float v) { return v != 0.0f; }));
 }
 
 TEST_CASE("cli maclaurin-opt: every misuse is refused with no file") {
