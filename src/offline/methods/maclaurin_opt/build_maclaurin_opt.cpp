@@ -157,7 +157,7 @@ double gaussian_input_log2_bound(const build_options& o, const std::vector<float
 
 // The gaussian map gives a row x, in expectation, k(x, x) = exp(-|x'|^2) sum_{k <= K} |x'|^2k / k! (the
 // degrees above K dropped) instead of 1: the Poisson(|x'|^2) probability of at most K. For a row far from
-// the mean relative to sigma (|x'|^2 above about 120 at K = 8) that is below float's normal range: every
+// the mean relative to sigma (|x'|^2 above about 115 at K = 8) that is below float's normal range: every
 // feature of the row is 0 or nearly. A map that is so on most of its own rows (the sample, x' as the
 // runtime computes it) is refused, naming sigma: a small sigma, or a few huge rows that move the mean.
 void check_rows_represented(const build_options& o, const std::vector<double>& sample, unsigned largest_degree) {
