@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from typing import Any, Dict, List, Optional, Union
 
 import numpy as np
@@ -229,6 +230,10 @@ class FeatureMap:
     def _open(self, data: bytes, isa: str) -> None:
         self._map = _kfm.Map(data, isa)
         self._requested_isa = isa
+        # The maps whose features all vanish for rows far from the data they were built from (maclaurin-opt's
+        # gaussian prefactor, nystroem's landmarks), where the kernel's k(x, x) is 1: transform warns then.
+        self._rows_can_vanish = bool(json.loads(self._map.inspect_json(""))["gaussian_prefactor"] or
+                                     METHODS.get(self._map.method, {}).get("landmarks_from_data", False))
 
     def to_bytes(self) -> bytes:
         """The .kfm file's bytes."""
@@ -338,6 +343,12 @@ class FeatureMap:
         ------
         ValueError
             For a wrong number of columns, or rows the runtime refuses (NaN or infinity), naming them.
+
+        Warns
+        -----
+        RuntimeWarning
+            When rows get all-zero features from a map whose features vanish far from the data it was
+            built from (maclaurin-opt's gaussian, nystroem): k(x, x) is estimated 0 there, not 1.
         """
         _require_dense(X)
         X = np.asarray(X)
@@ -347,6 +358,12 @@ class FeatureMap:
             raise ValueError(f"X has {rows.shape[1]} features, but the map expects {self.input_dim}")
         out = np.empty((rows.shape[0], self.output_dim), dtype=np.float32)
         self._map.transform(rows, out, _threads(n_jobs))
+        if self._rows_can_vanish and self.output_dim > 0:
+            vanished = int(np.count_nonzero(~out.any(axis=1)))
+            if vanished:
+                warnings.warn(f"{vanished} of {rows.shape[0]} rows of X have all-zero features, so the map estimates "
+                              f"k(x, x) = 0 for them where the {self.kernel} kernel's is 1 (rows far from the data "
+                              f"the {self.method} map was built from)", RuntimeWarning, stacklevel=2)
         return out if out_dtype == np.float32 else out.astype(np.float64)
 
     def kernel_estimate(self, phi_x: npt.ArrayLike, phi_y: npt.ArrayLike) -> float:

@@ -84,3 +84,22 @@ def test_a_gaussian_pipeline_exports_with_the_maps_centring_and_a_scaler_before_
     assert not (tmp_path / "scaled.kfm").exists()
     # The other maps carry no prefactor, so the flag does not let a map with a model's PREP through.
     assert not kfm.FeatureMap("sorf", "gaussian", 6, 48).inspect()["gaussian_prefactor"]
+
+
+def test_transform_warns_about_rows_whose_features_all_vanish_far_from_the_training_mean():
+    import warnings
+
+    x = rows(200, 6)
+    fm = kfm.FeatureMap("maclaurin-opt", "gaussian", 6, 40, sigma=1.0, data=x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert fm.transform(x).any(axis=1).all()  # the training rows: no warning
+    far = np.vstack([x[:1], x[:2] + 200.0])
+    with pytest.warns(RuntimeWarning, match=r"2 of 3 rows of X have all-zero features, so the map estimates "
+                                            r"k\(x, x\) = 0 for them where the gaussian kernel's is 1"):
+        phi = fm.transform(far)
+    assert phi[0].any() and not phi[1:].any()
+    # A map whose features cannot all vanish does not look.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kfm.FeatureMap("sorf", "gaussian", 6, 40).transform(far)
