@@ -359,7 +359,9 @@ class FeatureMap:
         out = np.empty((rows.shape[0], self.output_dim), dtype=np.float32)
         self._map.transform(rows, out, _threads(n_jobs))
         if self._rows_can_vanish and self.output_dim > 0:
-            vanished = int(np.count_nonzero(~out.any(axis=1)))
+            # An all-zero row has a zero last feature: that column first, a pass over the whole row only then.
+            candidates = np.flatnonzero(out[:, -1] == 0)
+            vanished = int(np.count_nonzero(~out[candidates].any(axis=1))) if candidates.size else 0
             if vanished:
                 warnings.warn(f"{vanished} of {rows.shape[0]} rows of X have all-zero features, so the map estimates "
                               f"k(x, x) = 0 for them where the {self.kernel} kernel's is 1 (rows far from the data "
