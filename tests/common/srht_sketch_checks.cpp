@@ -37,20 +37,22 @@ void check_mean_estimate_is_kernel(format::method method, unsigned features, dou
         double scale;
     };
     for (const kernel_case k : {kernel_case{3, 4.0}, kernel_case{2, 2.0}}) {
-        const std::vector<mean_ci> means = mean_estimates_over_seeds(pairs, 1, seeds, 0.999, [&](std::uint64_t s) {
-            return map_from_options(polynomial_sphere_options(method, d, features, k.degree, k.scale, s));
-        });
-        const offline::kernel_spec kernel = polynomial_sphere_options(method, d, features, k.degree, k.scale, 1).kernel;
+        const auto options = [&](std::uint64_t seed) {
+            return polynomial_sphere_options(method, d, features, k.degree, k.scale, seed);
+        };
+        const std::vector<mean_ci> means = mean_estimates_over_seeds(
+            pairs, 1, seeds, 0.999, [&](std::uint64_t seed) { return map_from_options(options(seed)); });
         for (std::size_t i = 0; i < pairs.size(); ++i) {
-            const double kernel_value = exact(kernel, pairs.xs[i], pairs.ys[i]);
+            const double kernel = exact(options(1).kernel, pairs.xs[i], pairs.ys[i]);
+            const mean_ci& ci = means[i];
             CAPTURE(k.degree);
             CAPTURE(k.scale);
             CAPTURE(i);
-            CAPTURE(means[i].mean);
-            CAPTURE(means[i].half_width);
-            CAPTURE(kernel_value);
-            CHECK(means[i].contains(kernel_value));
-            CHECK(means[i].half_width < max_relative_half_width * kernel_value);
+            CAPTURE(ci.mean);
+            CAPTURE(ci.half_width);
+            CAPTURE(kernel);
+            CHECK(ci.contains(kernel));
+            CHECK(ci.half_width < max_relative_half_width * kernel);
         }
     }
 }
@@ -60,10 +62,10 @@ error_trend gram_error_trend(format::method method) {
     const auto x = random_points(n, d, 7, 1.0);
     const auto y = random_points(n, d, 8, 1.0);
     const std::vector<unsigned> sizes = {16, 32, 64, 128, 256, 512};
-    const error_trend trend = error_against_features(
-        sizes, seeds,
-        [&](unsigned D, unsigned s) { return map_from_options(polynomial_sphere_options(method, d, D, 3, 4.0, 50 + s)); },
-        x, y, n);
+    const auto make_map = [&](unsigned D, unsigned s) {
+        return map_from_options(polynomial_sphere_options(method, d, D, 3, 4.0, 50 + s));
+    };
+    const error_trend trend = error_against_features(sizes, seeds, make_map, x, y, n);
     MESSAGE(std::string(offline::method_name(method))
             << " p = 3, a = 4: error " << trend.mean_errors.front() << " at D = " << sizes.front() << ", "
             << trend.mean_errors.back() << " at D = " << sizes.back() << ", log-log slope " << trend.slope);
@@ -73,12 +75,14 @@ error_trend gram_error_trend(format::method method) {
 void check_kernel_and_degree_refusals(format::method method) {
     offline::build_options o = polynomial_sphere_options(method, 5, 16, 3, 4.0, 1);
     o.kernel.kind = format::kernel::gaussian;
-    const std::string gaussian_refused = std::string(offline::method_name(method)) + ": kernel 'gaussian' is not supported";
+    const std::string gaussian_refused =
+        std::string(offline::method_name(method)) + ": kernel 'gaussian' is not supported";
     CHECK_THROWS_WITH_AS(offline::build_map(o), doctest::Contains(gaussian_refused.c_str()), std::invalid_argument);
     // 100 factors of modulus up to d2 |x~| each (real, or complex with the same bound) pass 2^126 (the
     // finite-output contract).
     CHECK_THROWS_WITH_AS(offline::build_map(polynomial_sphere_options(method, 5, 16, 100, 4.0, 1)),
                          doctest::Contains("could give Inf or NaN features"), std::invalid_argument);
+    // The limits docs/methods.md states at a = 4: degree 10 up to d2 = 128, 8 at d2 = 512 (d = 256).
     CHECK_NOTHROW(offline::build_map(polynomial_sphere_options(method, 64, 16, 10, 4.0, 1)));
     CHECK_NOTHROW(offline::build_map(polynomial_sphere_options(method, 256, 16, 8, 4.0, 1)));
     CHECK_THROWS_WITH_AS(offline::build_map(polynomial_sphere_options(method, 256, 16, 9, 4.0, 1)),

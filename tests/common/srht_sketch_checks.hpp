@@ -16,9 +16,9 @@ offline::build_options polynomial_sphere_options(format::method method, unsigned
                                                  double scale, std::uint64_t seed);
 
 // The mean estimate over maps 1 .. 6000 of `features` outputs at d = 5 (x~ padded to d2 = 8), at three pairs of
-// varying norms (far apart, and a point moved slightly), for p = 3 at a = 4 (the appended sqrt(q) > 0) and
-// p = 2 at a = 2 (q = 0: only padding): each 0.999 Student-t interval must contain the kernel and be narrower
-// than max_relative_half_width times it.
+// varying norms (far apart, and a point moved slightly), for p = 3 at a = 4 (q = 7) and p = 2 at the smallest
+// scale a = 2 (q = 1): each 0.999 Student-t interval must contain the kernel and be narrower than
+// max_relative_half_width times it.
 void check_mean_estimate_is_kernel(format::method method, unsigned features, double max_relative_half_width);
 
 // The relative Frobenius Gram error of 10 maps (seeds 50 ..) at p = 3, a = 4 on 40 x 40 points of d = 6,

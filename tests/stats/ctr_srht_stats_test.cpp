@@ -2,9 +2,9 @@
 // Each complex feature multiplies p independent factors sqrt(d2 / 2) ((H D_a x~)_r + i (H D_b x~)_r),
 // x~ = (x / |x|, sqrt(q)) zero-padded, so Re(Z(x) conj(Z(y))) = Re Re + Im Im is unbiased for
 // alpha (q + x.y / |x||y|)^p, the polynomial-sphere kernel: the mean estimate over independent maps must
-// contain the kernel, at a scale a > 2 (the appended constant sqrt(q) > 0) and at a = 2 (q = 0: only
-// padding), with a last pass that is partial. The passes are independent and the features within one pass
-// share their blocks, so the relative Frobenius Gram error falls like D^{-1/2}.
+// contain the kernel, at a = 4 and at the smallest scale a = 2 (q = a^2 / 2 - 1: 7 and 1), with a last pass
+// that is partial. The passes are independent and the features within one pass share their blocks, so the
+// relative Frobenius Gram error falls like D^{-1/2}.
 // The shared checks are in tests/common/srht_sketch_checks.hpp.
 #include <doctest/doctest.h>
 
@@ -29,7 +29,8 @@ TEST_CASE("ctr-srht: relative Frobenius error falls like D^{-1/2}") {
 
 TEST_CASE("ctr-srht: D rounds up to even, and other kernels and degrees whose products could overflow are refused") {
     const auto output_dim = [](unsigned features) {
-        return offline::build_map(polynomial_sphere_options(format::method::ctr_srht, 5, features, 3, 4.0, 1)).meta.output_dim;
+        const offline::build_options o = polynomial_sphere_options(format::method::ctr_srht, 5, features, 3, 4.0, 1);
+        return offline::build_map(o).meta.output_dim;
     };
     CHECK(output_dim(17) == 18);
     CHECK(output_dim(18) == 18);

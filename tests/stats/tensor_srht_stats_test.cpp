@@ -1,9 +1,9 @@
 // tensor-srht through the real file path (build_map -> serialize -> open -> transform -> kernel_estimate).
 // Each feature multiplies p independent rows sqrt(d2) (H D_l x~)_j, x~ = (x / |x|, sqrt(q)) zero-padded, so
 // its product is unbiased for alpha (q + x.y / |x||y|)^p, the polynomial-sphere kernel: the mean estimate
-// over independent maps must contain the kernel, at a scale a > 2 (the appended constant sqrt(q) > 0) and at
-// a = 2 (q = 0: only padding), with a last pass that is partial. The passes are independent and the features
-// within one pass share their blocks, so the relative Frobenius Gram error falls like D^{-1/2}.
+// over independent maps must contain the kernel, at a = 4 and at the smallest scale a = 2 (q = a^2 / 2 - 1:
+// 7 and 1), with a last pass that is partial. The passes are independent and the features within one pass
+// share their blocks, so the relative Frobenius Gram error falls like D^{-1/2}.
 // The shared checks are in tests/common/srht_sketch_checks.hpp.
 #include <doctest/doctest.h>
 
