@@ -77,16 +77,25 @@ seed_mean_estimate mean_estimate_over_seeds(const std::vector<float>& x, const s
     return result;
 }
 
+std::vector<double> gram_errors_over_seeds(std::uint64_t first_seed, unsigned seeds,
+                                           const std::function<opened_map(std::uint64_t seed)>& make_map,
+                                           const std::vector<float>& x, std::size_t nx, const std::vector<float>& y,
+                                           std::size_t ny) {
+    std::vector<double> errors;
+    for (unsigned s = 0; s < seeds; ++s) errors.push_back(gram_error(make_map(first_seed + s), x, nx, y, ny).rel_frobenius);
+    return errors;
+}
+
 error_trend error_against_features(const std::vector<unsigned>& sizes, unsigned seeds,
                                    const std::function<opened_map(unsigned D, unsigned seed)>& make_map,
                                    const std::vector<float>& x, const std::vector<float>& y, std::size_t n) {
     error_trend trend;
     std::vector<double> dims;
     for (unsigned D : sizes) {
-        double sum = 0.0;
-        for (unsigned s = 0; s < seeds; ++s) sum += gram_error(make_map(D, s), x, n, y, n).rel_frobenius;
+        const std::vector<double> errors =
+            gram_errors_over_seeds(0, seeds, [&](std::uint64_t s) { return make_map(D, unsigned(s)); }, x, n, y, n);
         dims.push_back(D);
-        trend.mean_errors.push_back(sum / seeds);
+        trend.mean_errors.push_back(std::accumulate(errors.begin(), errors.end(), 0.0) / seeds);
     }
     trend.slope = loglog_slope(dims, trend.mean_errors);
     return trend;

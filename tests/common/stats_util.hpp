@@ -79,6 +79,12 @@ double loglog_slope(const std::vector<double>& x, const std::vector<double>& y);
 kfm::offline::gram_errors gram_error(const opened_map& map, const std::vector<float>& x, std::size_t nx,
                                      const std::vector<float>& y, std::size_t ny);
 
+// The relative Frobenius errors on (x, y) of the maps make_map(seed), seed = first_seed .. first_seed + seeds - 1.
+std::vector<double> gram_errors_over_seeds(std::uint64_t first_seed, unsigned seeds,
+                                           const std::function<opened_map(std::uint64_t seed)>& make_map,
+                                           const std::vector<float>& x, std::size_t nx, const std::vector<float>& y,
+                                           std::size_t ny);
+
 // The relative Frobenius error of the maps make_map(D, seed) on (x, y), averaged over `seeds` seeds at
 // each D of `sizes`, and the least-squares log-log slope of that mean against D (-1/2 for Monte Carlo).
 struct error_trend {

@@ -101,4 +101,9 @@ inline std::vector<std::uint32_t> sketched_features_per_degree(const offline::ma
     return features;
 }
 
+// The largest degree a maclaurin-opt map sketches (1 when it sketches none).
+inline unsigned largest_sketched_degree(const offline::map_contents& map) {
+    return unsigned(sketched_features_per_degree(map).size()) + 1;
+}
+
 }  // namespace kfm::test

@@ -8,11 +8,11 @@
 #include <numeric>
 #include <vector>
 
+#include "common/maclaurin_opt_test_maps.hpp"
 #include "common/stats_util.hpp"
 #include "common/test_maps.hpp"
 #include "kfm/offline.hpp"
 #include "offline/methods/maclaurin_opt/degree_allocation.hpp"
-#include "offline/sampling/random.hpp"
 
 using namespace kfm;
 using namespace kfm::test;
@@ -30,9 +30,7 @@ offline::build_options options(unsigned features) {
     o.input_dim = d;
     o.features = features;
     o.kernel.sigma = 1.0;
-    o.data_rows = 120;
-    offline::rng r(3);
-    for (std::size_t i = 0; i < o.data_rows * d; ++i) o.data.push_back(float(2.0 + 0.55 * r.normal()));
+    set_normal_data(o, 120, 3, {2.0, 0.0, 0.55});
     return o;
 }
 
@@ -47,14 +45,13 @@ std::vector<double> centred_rows(const offline::build_options& o, const offline:
 
 // The squared relative Frobenius Gram error on the options' own rows, averaged over 200 map seeds.
 double mean_squared_gram_error(offline::build_options o) {
-    double measured = 0.0;
     constexpr unsigned seeds = 200;
-    for (unsigned s = 0; s < seeds; ++s) {
-        o.seed = 100 + s;
-        const opened_map map = map_from_options(o);
-        const auto e = gram_error(map, o.data, o.data_rows, o.data, o.data_rows);
-        measured += e.rel_frobenius * e.rel_frobenius / seeds;
-    }
+    const std::vector<double> errors = gram_errors_over_seeds(100, seeds, [&](std::uint64_t seed) {
+        o.seed = seed;
+        return map_from_options(o);
+    }, o.data, o.data_rows, o.data, o.data_rows);
+    double measured = 0.0;
+    for (double e : errors) measured += e * e / seeds;
     return measured;
 }
 

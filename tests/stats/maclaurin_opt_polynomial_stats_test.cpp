@@ -8,11 +8,12 @@
 #include <cmath>
 #include <vector>
 
+#include "common/maclaurin_opt_test_maps.hpp"
+#include "common/pair_estimates.hpp"
 #include "common/stats_util.hpp"
 #include "common/test_maps.hpp"
 #include "kfm/offline.hpp"
 #include "offline/methods/maclaurin_opt/degree_allocation.hpp"
-#include "offline/sampling/random.hpp"
 
 using namespace kfm;
 using namespace kfm::test;
@@ -31,16 +32,8 @@ offline::build_options options_with_data(unsigned features, unsigned p, double a
     o.kernel.scale = a;
     o.input_dim = d;
     o.features = features;
-    o.data_rows = 80;
-    offline::rng r(91);
-    for (std::size_t i = 0; i < o.data_rows; ++i)
-        for (unsigned c = 0; c < d; ++c) o.data.push_back(float(0.4 * c - 0.6 + r.normal()));
+    set_normal_data(o, 80, 91, {-0.6, 0.4, 1.0});
     return o;
-}
-
-// The largest degree the map keeps (1 when it sketches none).
-unsigned largest_degree(const offline::map_contents& map) {
-    return unsigned(sketched_features_per_degree(map).size()) + 1;
 }
 
 // sum_{k <= largest} c_k z^k, z = x^.y^.
@@ -52,10 +45,6 @@ double truncated(const offline::dot_product_series& series, const std::vector<fl
     double sum = 0.0;
     for (unsigned k = 0; k <= largest; ++k) sum += series.coefficients[k] * std::pow(z, double(k));
     return sum;
-}
-
-std::vector<float> row(const offline::build_options& o, std::size_t i) {
-    return {o.data.begin() + i * d, o.data.begin() + (i + 1) * d};
 }
 
 struct case_spec {
@@ -71,9 +60,9 @@ TEST_CASE("maclaurin-opt polynomial-sphere: unbiased with every degree kept, the
     // p = 3 with a = 2 (c_k = binom(3, k) / 8): every degree kept at D = 256, degree 3 dropped at D = 64
     // (the dropped term z^3 / 8 is large enough to see); p = 2 keeps its one sketched degree at any D.
     for (const case_spec& c : {case_spec{256, 3, 2.0, true}, case_spec{24, 2, 4.0, true}, case_spec{64, 3, 2.0, false}}) {
-        offline::build_options o = options_with_data(c.features, c.p, c.a);
+        const offline::build_options o = options_with_data(c.features, c.p, c.a);
         const offline::map_contents reference = offline::build_map(o);
-        const unsigned largest = largest_degree(reference);
+        const unsigned largest = largest_sketched_degree(reference);
         CAPTURE(c.features);
         CAPTURE(c.p);
         CAPTURE(largest);
@@ -81,20 +70,14 @@ TEST_CASE("maclaurin-opt polynomial-sphere: unbiased with every degree kept, the
         REQUIRE(largest >= 2);
         const offline::dot_product_series series = offline::polynomial_sphere_series(c.p, c.a);
         // Two pairs of data rows, a row with itself, and a pair of points off the data (other norms).
-        std::vector<std::vector<float>> xs{row(o, 0), row(o, 2), row(o, 5), test_vector(d, 3)},
-            ys{row(o, 1), row(o, 3), row(o, 5), test_vector(d, 4)};
-        std::vector<std::vector<double>> est(xs.size());
-        for (unsigned s = 0; s < seeds; ++s) {
-            o.seed = 5000 + s;
-            const offline::map_contents contents = offline::build_map(o);
-            REQUIRE(largest_degree(contents) == largest);  // the allocation does not depend on the seed
-            const opened_map map = map_from_contents(contents);
-            for (std::size_t i = 0; i < xs.size(); ++i) est[i].push_back(estimate(map, xs[i], ys[i]));
-        }
-        for (std::size_t i = 0; i < xs.size(); ++i) {
-            const double kernel = exact(o.kernel, xs[i], ys[i]);
-            const double expected = truncated(series, xs[i], ys[i], largest);
-            const auto ci = mean_with_ci(est[i], 0.999);
+        point_pairs pairs = pairs_of_rows(o.data, d, {{0, 1}, {2, 3}, {5, 5}});
+        pairs.xs.push_back(test_vector(d, 3));
+        pairs.ys.push_back(test_vector(d, 4));
+        const std::vector<mean_ci> means = same_allocation_mean_estimates(o, reference, pairs, 5000, seeds, 0.999);
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+            const double kernel = exact(o.kernel, pairs.xs[i], pairs.ys[i]);
+            const double expected = truncated(series, pairs.xs[i], pairs.ys[i], largest);
+            const mean_ci& ci = means[i];
             CAPTURE(i);
             CAPTURE(ci.mean);
             CAPTURE(ci.half_width);

@@ -9,11 +9,11 @@
 #include <cmath>
 #include <vector>
 
+#include "common/maclaurin_opt_test_maps.hpp"
+#include "common/pair_estimates.hpp"
 #include "common/stats_util.hpp"
 #include "common/test_maps.hpp"
 #include "kfm/offline.hpp"
-#include "offline/methods/maclaurin_opt/degree_allocation.hpp"
-#include "offline/sampling/random.hpp"
 
 using namespace kfm;
 using namespace kfm::test;
@@ -31,10 +31,7 @@ offline::build_options options_with_data(unsigned features) {
     o.input_dim = d;
     o.features = features;
     o.kernel.sigma = sigma;
-    o.data_rows = 80;
-    offline::rng r(77);
-    for (std::size_t i = 0; i < o.data_rows; ++i)
-        for (unsigned c = 0; c < d; ++c) o.data.push_back(float(0.5 * c + 1.1 * r.normal()));
+    set_normal_data(o, 80, 77, {0.0, 0.5, 1.1});
     return o;
 }
 
@@ -44,14 +41,6 @@ std::vector<double> centred(const offline::map_contents& map, const std::vector<
     std::vector<double> out(d);
     for (unsigned i = 0; i < d; ++i) out[i] = double((x[i] - prep[i]) * prep[d + i]);
     return out;
-}
-
-// The largest degree the map keeps: its block product segments' factor counts, proj_count / block_size.
-unsigned largest_degree(const offline::map_contents& map) {
-    unsigned largest = 1;
-    for (const fmt::feature_segment& s : section_values<fmt::feature_segment>(map, fmt::tag::segments))
-        if ((s.flags & fmt::segment_flag_block_product) != 0) largest = std::max(largest, s.proj_count / map.meta.block_size);
-    return largest;
 }
 
 // p(x) p(y) sum_{k <= K} z^k / k! and the gaussian p(x) p(y) exp(z), z = x'.y'.
@@ -70,36 +59,25 @@ expectations expected(const offline::map_contents& map, const std::vector<float>
     return {p * sum, p * std::exp(z)};
 }
 
-std::vector<float> row(const offline::build_options& o, std::size_t i) {
-    return {o.data.begin() + i * d, o.data.begin() + (i + 1) * d};
-}
-
 }  // namespace
 
 TEST_CASE("maclaurin-opt: the mean estimate over maps is the truncated kernel, and the dropped degrees' bias is measurable") {
     constexpr unsigned seeds = 6000;  // maps 4000, ..., 9999
     for (unsigned features : {20u, 48u}) {
-        offline::build_options o = options_with_data(features);
+        const offline::build_options o = options_with_data(features);
         const offline::map_contents reference = offline::build_map(o);
-        const unsigned largest = largest_degree(reference);
+        const unsigned largest = largest_sketched_degree(reference);
         CAPTURE(features);
         CAPTURE(largest);
         REQUIRE(largest >= 2);
         // Two pairs of data rows, and a row with itself far from the mean (x'.x' about 3: a visible bias).
-        std::vector<std::vector<float>> xs{row(o, 0), row(o, 2), row(o, 5)}, ys{row(o, 1), row(o, 3), row(o, 5)};
-        for (float& v : xs[2]) v *= 1.6f;
-        ys[2] = xs[2];
-        std::vector<std::vector<double>> est(xs.size());
-        for (unsigned s = 0; s < seeds; ++s) {
-            o.seed = 4000 + s;
-            const offline::map_contents contents = offline::build_map(o);
-            REQUIRE(largest_degree(contents) == largest);  // the allocation does not depend on the seed
-            const opened_map map = map_from_contents(contents);
-            for (std::size_t i = 0; i < xs.size(); ++i) est[i].push_back(estimate(map, xs[i], ys[i]));
-        }
-        for (std::size_t i = 0; i < xs.size(); ++i) {
-            const expectations e = expected(reference, xs[i], ys[i], largest);
-            const auto ci = mean_with_ci(est[i], 0.999);
+        point_pairs pairs = pairs_of_rows(o.data, d, {{0, 1}, {2, 3}, {5, 5}});
+        for (float& v : pairs.xs[2]) v *= 1.6f;
+        pairs.ys[2] = pairs.xs[2];
+        const std::vector<mean_ci> means = same_allocation_mean_estimates(o, reference, pairs, 4000, seeds, 0.999);
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+            const expectations e = expected(reference, pairs.xs[i], pairs.ys[i], largest);
+            const mean_ci& ci = means[i];
             CAPTURE(i);
             CAPTURE(ci.mean);
             CAPTURE(ci.half_width);
