@@ -38,7 +38,7 @@ mutants=(
   "fit-sample-std|src/offline/fit/fit_head.cpp|s/spread = std::sqrt(ss \/ double(rows));/spread = std::sqrt(ss \/ double(rows - 1));/|cli|fit: --standardize and --minmax*"
   "fit-cv-fold-sizes|src/offline/fit/ridge.cpp|s/(Eigen::Index(f) < extra ? 1 : 0)/(Eigen::Index(f) <= extra ? 1 : 0)/|cli|fit: --cv scores contiguous*"
   "fit-cv-last-tie-wins|src/offline/fit/ridge.cpp|s/if (r.mean_scores\[a\] > r.mean_scores\[r.best\]) r.best = a;/if (r.mean_scores[a] >= r.mean_scores[r.best]) r.best = a;/|cli|fit: --cv scores contiguous*"
-  "stats-maclaurin-opt-polynomial-weights|src/offline/methods/maclaurin_opt/build_maclaurin_opt.cpp|s#return std::sqrt(series.coefficients\[degree\] / count);#return 1.02 * std::sqrt(series.coefficients[degree] / count);#|stats|maclaurin-opt polynomial-sphere: unbiased*"
+  "stats-maclaurin-opt-polynomial-weights|src/offline/methods/maclaurin_opt/build_maclaurin_opt.cpp|s#const float weight = float(std::sqrt(coefficients\[i\] / double(features\[i\])));#const float weight = float(1.02 * std::sqrt(coefficients[i] / double(features[i])));#|stats|maclaurin-opt polynomial-sphere: unbiased*"
 )
 
 here=""

@@ -95,6 +95,30 @@ struct radix_twiddles {
             }
         }
     }
+    vf<V> re(std::size_t k) const noexcept { return wr[k]; }
+    vf<V> im(std::size_t k) const noexcept { return wi[k]; }
+};
+
+// The same twiddles read from the table where a butterfly uses them, not held in registers for the group
+// (radix_pass_twiddles says where).
+template <std::size_t R, class V>
+struct radix_twiddle_loads {
+    const float* wr[R / 2];
+    const float* wi[R / 2];
+    radix_twiddle_loads(const float* tw, std::size_t h, std::size_t j) noexcept {
+        KFM_UNROLL(16)
+        for (std::size_t span = 1; span < R; span *= 2) {
+            const float* w_re = tw + fft_layout::stage_offset(span * h);
+            const float* w_im = w_re + span * h;
+            KFM_UNROLL(16)
+            for (std::size_t q = 0; q < (span + 1) / 2; ++q) {
+                wr[span / 2 + q] = w_re + j + q * h;
+                wi[span / 2 + q] = w_im + j + q * h;
+            }
+        }
+    }
+    vf<V> re(std::size_t k) const noexcept { return load_f<V>(wr[k]); }
+    vf<V> im(std::size_t k) const noexcept { return load_f<V>(wi[k]); }
 };
 
 // Radix-2 butterfly with twiddle -i w: (a, b) <- (a + (-i) w b, a - (-i) w b), the -i by swapping parts.
@@ -112,8 +136,8 @@ inline void butterfly2_minus_i(vf<V>& ar, vf<V>& ai, vf<V>& br, vf<V>& bi, const
 // (m & span) == 0), with twiddles kept as radix_twiddles describes (also the batch FFT's). Column0: the
 // group of column 0, whose twiddles are 1 and -i (no multiplies). Constant trip counts: GCC's
 // -Warray-bounds sees through the unrolled copies.
-template <std::size_t R, bool Column0, class V>
-KFM_ALWAYS_INLINE void radix_stages(vf<V> (&xr)[R], vf<V> (&xi)[R], const vf<V>* wr, const vf<V>* wi) noexcept {
+template <std::size_t R, bool Column0, class V, class Tw>
+KFM_ALWAYS_INLINE void radix_stages(vf<V> (&xr)[R], vf<V> (&xi)[R], const Tw& w) noexcept {
     KFM_UNROLL(4)
     for (unsigned level = 0; (std::size_t(2) << level) <= R; ++level) {
         const std::size_t span = std::size_t(1) << level, half = span / 2;
@@ -127,9 +151,9 @@ KFM_ALWAYS_INLINE void radix_stages(vf<V> (&xr)[R], vf<V> (&xi)[R], const vf<V>*
                 const vf<V> tr = minus_i ? bi : br, ti = minus_i ? -br : bi;
                 br = ar - tr; bi = ai - ti; ar = ar + tr; ai = ai + ti;
             } else if (minus_i) {
-                butterfly2_minus_i<V>(ar, ai, br, bi, wr[k], wi[k]);
+                butterfly2_minus_i<V>(ar, ai, br, bi, w.re(k), w.im(k));
             } else {
-                butterfly2<V>(ar, ai, br, bi, wr[k], wi[k]);
+                butterfly2<V>(ar, ai, br, bi, w.re(k), w.im(k));
             }
         }
     }
@@ -149,7 +173,7 @@ inline void radix_group(const float* in_re, const float* in_im, std::size_t in_s
         xr[m] = load_f<V>(in_re + pm * in_stride);
         xi[m] = load_f<V>(in_im + pm * in_stride);
     }
-    radix_stages<R, Column0, V>(xr, xi, w.wr, w.wi);
+    radix_stages<R, Column0, V>(xr, xi, w);
     KFM_UNROLL(8)
     for (std::size_t m = 0; m < R; ++m) {
         store_f<V>(out_re + m * out_stride, xr[m]);
@@ -157,11 +181,25 @@ inline void radix_group(const float* in_re, const float* in_im, std::size_t in_s
     }
 }
 
+// A radix pass's twiddles per column: held in registers, except on AVX2 (16 registers, and arithmetic that
+// reads an operand from memory) for radix 8, whose 16 data registers and 8 held twiddles spill, and for the
+// one-column pass h = lanes, where GCC kept the held ones on the stack: there they are read at their
+// butterflies (AVX2: n = 256 1.05x, 1024 1.10x faster, 512 1-3 % slower; loads on ARMv7 NEON, which has 16
+// registers too, cost more instructions than the spills: 1.05-1.12x at n = 64 ... 4096).
+#if defined(__AVX2__) && !defined(__AVX512F__)
+constexpr bool twiddles_at_butterflies = true;
+#else
+constexpr bool twiddles_at_butterflies = false;
+#endif
+template <std::size_t R, class V, bool OneColumn>
+using radix_pass_twiddles = std::conditional_t<twiddles_at_butterflies && (R == 8 || OneColumn),
+                                               radix_twiddle_loads<R, V>, radix_twiddles<R, V>>;
+
 template <std::size_t R, class V>
 inline void radix_pass(float* re, float* im, std::size_t n, std::size_t h, const float* tw) noexcept {
     constexpr std::size_t W = lanes<V>;
     if (h == W) {  // one column: its twiddles loaded once for all groups (the stores could alias tw)
-        const radix_twiddles<R, V> w(tw, h, 0);
+        const radix_pass_twiddles<R, V, true> w(tw, h, 0);
         for (std::size_t base = 0; base < n; base += R * h)
             radix_group<R, false, false, V>(re + base, im + base, h, re + base, im + base, h, w);
         return;
@@ -170,7 +208,7 @@ inline void radix_pass(float* re, float* im, std::size_t n, std::size_t h, const
     for (std::size_t base = 0; base < n; base += R * h) {
         for (std::size_t j = 0; j < h; j += W) {
             radix_group<R, false, false, V>(re + base + j, im + base + j, h, re + base + j, im + base + j, h,
-                                            radix_twiddles<R, V>(tw, h, j));
+                                            radix_pass_twiddles<R, V, false>(tw, h, j));
         }
     }
 }
