@@ -7,6 +7,8 @@
 #   scripts/ci/mutants.sh              a scratch git worktree of HEAD under ${TMPDIR:-/tmp}, removed after
 #   scripts/ci/mutants.sh --here DIR   this checkout with its existing build directory DIR (the mutated files
 #                                   must be unmodified; each is restored with git checkout after its run)
+#   scripts/ci/mutants.sh --applies    only checks that every mutant still changes its file (no build; seconds;
+#                                      the tests' "mutants-apply" entry), so a renamed line is noticed in CI
 #   add NAME to either form to run only the mutants whose name contains NAME.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -27,7 +29,7 @@ mutants=(
   "stats-tensorsketch-repeated-hashes|src/offline/methods/tensorsketch/build_tensorsketch.cpp|s/c.buckets\[k \* work + i\] = h < constant ? h : h + 1;/c.buckets[k * work + i] = k > 0 ? c.buckets[i] : h < constant ? h : h + 1;/|stats|tensorsketch and maclaurin*"
   "stats-quadrature-radius-law|src/offline/sampling/radial_laws.cpp|s/const double chi = r.chi(double(dim) + 2.0);/const double chi = r.chi(double(dim));/|stats|quadrature estimators with butterfly*"
   "prep-last-scale-unchecked|src/runtime/verify_model.cpp|s/for (std::uint32_t i = 0; i < d; ++i)/for (std::uint32_t i = 0; i + 1 < d; ++i)/|format|model sections: each per-element rule*"
-  "labels-first-pair-unchecked|src/runtime/verify_model.cpp|s/for (std::uint64_t i = 1; i < v.label_count; ++i)/for (std::uint64_t i = 2; i < v.label_count; ++i)/|format|model sections: each per-element rule*"
+  "labels-first-pair-unchecked|src/runtime/verify_model.cpp|s/for (std::uint64_t i = 1; i < labels.count; ++i)/for (std::uint64_t i = 2; i < labels.count; ++i)/|format|model sections: each per-element rule*"
   "ssf-leftover-rows-single-fft|src/runtime/projection_ssf.cpp|s/if (r < rows) project_group<L>(map, x + r \* w, rows - r, t + r \* p, scratch);/for (; r < rows; ++r) project_group<1>(map, x + r * w, 1, t + r * p, scratch);/|runtime|batch invariance*"
   "butterfly-rotation-rounding|src/kernels/butterfly.hpp|s/y = mul_sub<V>(c, y, s \* x);/y = neg_mul_add<V>(s, x, c * y);/|kernels|butterfly_simplex_batch gives each vector exactly*"
   "stats-quadrature-no-a0|src/offline/methods/quadrature/build_quadrature.cpp|s/if (scale_mixture_kernel(o.kernel.kind)) return a0;/if (scale_mixture_kernel(o.kernel.kind)) return 0.0;/|stats|quadrature estimators with butterfly*"
@@ -43,12 +45,30 @@ mutants=(
 
 here=""
 filter=""
+applies_only=0
 while [ $# -gt 0 ]; do
   case $1 in
     --here) here=$2; shift 2 ;;
+    --applies) applies_only=1; shift ;;
     *) filter=$1; shift ;;
   esac
 done
+
+if [ "$applies_only" -eq 1 ]; then
+  stale=0
+  for row in "${mutants[@]}"; do
+    IFS='|' read -r name file expr suite cases <<<"$row"
+    [ -n "$filter" ] && [[ $name != *"$filter"* ]] && continue
+    if [ ! -f "$file" ]; then
+      echo "STALE   $name: $file does not exist"; stale=$((stale + 1))
+    elif sed -e "$expr" "$file" | cmp -s - "$file"; then
+      echo "STALE   $name: the mutant no longer changes $file"; stale=$((stale + 1))
+    fi
+  done
+  echo "mutants: ${#mutants[@]} listed, $stale no longer apply"
+  [ "$stale" -eq 0 ]
+  exit
+fi
 
 if [ -n "$here" ]; then
   src=$(pwd)
