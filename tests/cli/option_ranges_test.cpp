@@ -58,7 +58,15 @@ TEST_CASE("option ranges: kernel options at both ends of their documented ranges
         // finite-output contract only to about degree 70 at d = 4, and say so by name above that.
         {"build --method maclaurin --kernel polynomial-sphere --input-dim 4 --features 8 --degree 100 -o out.kfm", ""},
         {sketch + "--degree 70", ""},
-        {sketch + "--degree 100", "--degree 100 with --input-dim 4 and --scale 2 is too large"},
+        {sketch + "--degree 100", "--degree 100 with --input-dim 4 and --scale 2 is too large (the largest degree "
+                                  "within the bound there is 77)"},
+        // The largest degree the refusal names is the one that builds.
+        {"build --method tensor-srht --kernel polynomial-sphere --input-dim 4 --scale 3 --features 64 --degree 20 -o out.kfm", ""},
+        {"build --method tensor-srht --kernel polynomial-sphere --input-dim 4 --scale 3 --features 64 --degree 21 -o out.kfm",
+         "--degree 21 with --input-dim 4 and --scale 3 is too large (the largest degree within the bound there is 20)"},
+        {"build --method ctr-srht --kernel polynomial-sphere --input-dim 4 --scale 3 --features 64 --degree 20 -o out.kfm", ""},
+        {"build --method ctr-srht --kernel polynomial-sphere --input-dim 4 --scale 3 --features 64 --degree 40 -o out.kfm",
+         "--degree 40 with --input-dim 4 and --scale 3 is too large (the largest degree within the bound there is 20)"},
         {sketch + "--scale 2", ""},
         {sketch + "--scale 1.9999", "scale a must be finite and at least 2"},
         {rff + "--kernel gaussian --seed 0", ""},
