@@ -165,12 +165,15 @@ const char* const predict_help = R"(usage: kfm predict MODEL.kfm --in X.npy --ou
 Predictions for every row of X (raw inputs: the model's scaling is applied): a classifier writes int64
 labels (N,), a regression model float32 (N,) for one output or (N, k).
   --scores S.npy    also the head's scores, float32 (N,) or (N, k)
+A warning on stderr counts the rows whose features are all 0 (as 'kfm map' warns; the model predicts
+its bias alone for them).
 )";
 
 const char* const score_help = R"(usage: kfm score MODEL.kfm --x X.npy --y y.npy [--json]
 
 Accuracy of a classifier, or R^2 of a regression model (averaged over outputs), on (X, y).
   --json            {"metric": "accuracy" | "r2", "value": v, "rows": N}
+A warning on stderr counts the rows of X whose features are all 0 (as 'kfm map' warns).
 )";
 
 const char* const export_help = R"(usage: kfm export FILE.kfm --c-header OUT.h --name SYMBOL
