@@ -247,6 +247,15 @@ std::string data_methods(spelling s) {
     return option_text(option::method, s) + " " + out;
 }
 
+// The methods whose registry rows list `id` among the options they read ("" for an option none lists).
+std::string methods_reading(option id) {
+    std::string out;
+    for (const method_row& m : method_table())
+        if (std::find(m.options.begin(), m.options.end(), id) != m.options.end())
+            out += std::string(out.empty() ? "" : ", ") + method_name(m.id);
+    return out;
+}
+
 }  // namespace
 
 std::span<const option_row> option_table() { return rows(); }
@@ -344,6 +353,14 @@ build_options build_options_from(const std::vector<std::pair<std::string, option
         if (!fitted && rows != nullptr) throw option_error(option_text(option::data, s) + " is only used by " + data_methods(s));
         option_info(option::features).apply(options, required(g, option::features, s), s);
         if (fitted) take_rows(options, rows, row_count, cols, s);
+    }
+    // So are options of other methods (rff --fft-size 8 was built as if it were not given).
+    for (const option_row& r : option_table()) {
+        const std::string readers = methods_reading(r.id);
+        if (row != nullptr && !readers.empty() && given(g, r.id, s) &&
+            std::find(row->options.begin(), row->options.end(), r.id) == row->options.end())
+            throw option_error("option " + option_text(r.id, s) + " does not apply to method " +
+                               method_name(options.method) + " (it belongs to " + readers + ")");
     }
     for (const option_row& r : option_table()) {
         const bool done = r.id == option::method || r.id == option::kernel || r.id == option::input_dim ||
