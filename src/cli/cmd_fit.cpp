@@ -18,10 +18,10 @@ constexpr double float32_score_tolerance = 1e-3;
 
 // The score of the model `contents` as kfm::predict computes it on the rows of x, against y (score_rows).
 double model_score(const offline::map_contents& contents, const offline::npy_array& x, const targets& y,
-                   const std::string& x_path) {
+                   const std::string& x_path, const std::string& y_path) {
     const std::vector<std::uint8_t> bytes = offline::serialize(contents);
     const loaded_map model = offline::open_map_bytes(bytes.data(), bytes.size(), "the fitted model");
-    return score_rows(model, x, y, x_path);
+    return score_rows(model, x, y, x_path, y_path);
 }
 
 }  // namespace
@@ -86,7 +86,7 @@ int run_fit(const std::vector<std::string>& argv) {
 
     // The training score of the file as the runtime computes it (float32 scores) against y as given,
     // beside the double-precision fit's: what 'kfm score' will report, never a rounded one.
-    const double train = model_score(contents, x, y, x_path);
+    const double train = model_score(contents, x, y, x_path, y_path);
     const bool int8 = head.stored_as == offline::head_dtype::int8;
     if (train < fit.fit_score - float32_score_tolerance)
         std::fprintf(stderr,

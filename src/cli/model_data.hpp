@@ -26,8 +26,10 @@ targets read_targets(const std::string& path, std::size_t rows, bool one_column)
 offline::predictions predict_rows(const loaded_map& model, const offline::npy_array& x, const std::string& x_path);
 
 // Accuracy (classifiers) or R^2 (regression, averaged over outputs, scikit-learn's r2_score) of
-// predict_rows on x against y, computed in double: what 'kfm score' prints. cli_error for no rows.
-double score_rows(const loaded_map& model, const offline::npy_array& x, const targets& y, const std::string& x_path);
+// predict_rows on x against y, computed in double: what 'kfm score' prints. cli_error for no rows, and naming
+// y_path for a classifier's label that is not an integer within int32.
+double score_rows(const loaded_map& model, const offline::npy_array& x, const targets& y, const std::string& x_path,
+                  const std::string& y_path);
 
 // cli_error unless the file has a linear head.
 void require_head(const loaded_map& model);

@@ -38,6 +38,9 @@ double score_rows(const kfm::map& model, const float* x, std::size_t rows, std::
     if (y_cols != k)
         throw std::invalid_argument("score: " + std::to_string(y_cols) + " target columns but the model has " +
                                     std::to_string(k) + (classify ? " label per row" : " outputs"));
+    // Labels the model could never predict (0.5, 2^40) are refused as fit refuses them, not scored as misses.
+    if (classify)
+        for (std::size_t i = 0; i < rows; ++i) class_label(y[i], i);
     const predictions p = predict_rows(model, x, rows, cols);
     if (classify) return accuracy(p.labels, std::vector<double>(y, y + rows));
     const Eigen::Index n = Eigen::Index(rows), kk = Eigen::Index(k);
