@@ -87,6 +87,8 @@ TEST_CASE("option ranges: method options at both ends of their documented ranges
         {nys + "--landmarks 10", ""},
         {nys + "--landmarks 0", "--landmarks must be at least 1"},
         {nys + "--landmarks 11", "--landmarks 11 is more than the 10 rows"},
+        {ssf + "--radial-points 1", ""},
+        {ssf + "--radial-points 0", "--radial-points must be at least 1, got 0"},  // was built as the default
         {ssf + "--fft-size 4", ""},  // the smallest power of two above d/2 = 2
         {ssf + "--fft-size 2", "FFT size 2 must exceed d/2 = 2"},
         {ssf + "--fft-size 6", "not a power of two"},

@@ -120,8 +120,9 @@ const std::vector<option_row>& rows() {
          [](build_options& b, const option_value& v, spelling s) { b.kernel.sigmas = as_reals(v, o::sigmas, s); }},
 
         {o::radial_points, "radial-points", t::count, "M", {}, "", g::method, 0,
-         "SSF radial points per direction (default: the rule's, 2 antithetic, else 1)",
-         [](build_options& b, const option_value& v, spelling s) { b.radial_points = as_count(v, o::radial_points, s); }},
+         "SSF radial points per direction, M >= 1 (default: the rule's, 2 antithetic,\n"
+         "else 1)",
+         [](build_options& b, const option_value& v, spelling s) { b.radial_points = as_count(v, o::radial_points, s, 1); }},
         {o::radial_rule, "radial-rule", t::choice, "R", names(radial_rule_kind{}), "auto", g::method, 0,
          "SSF radial rule: auto (default) | midpoint | shifted | antithetic |\n"
          "stratified; gaussian auto = antithetic (M = 2, radii at quantiles U, 1 - U\n"
