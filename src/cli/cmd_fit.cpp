@@ -1,6 +1,7 @@
 // `kfm fit`: ridge regression / one-vs-rest ridge classification on a map's features (exact, double
 // precision: offline::fit_head), optional input scaling learned from X, written as a model file: the
 // map's sections plus PREP, TASK, HEAD, BIAS (and LABL) through write_map_file.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -53,6 +54,20 @@ int run_fit(const std::vector<std::string>& argv) {
 
     const loaded_map file = load_map(map_path);
     offline::map_contents contents = offline::map_part(file.storage.data(), file.storage.size());
+    // A model given as the map: the new fit replaces its head, and its input scaling unless that is the
+    // map's own (maclaurin-opt's centring, which map_part keeps). Said once the new model is written.
+    std::string replaced;
+    if (file.view.task() != format::task_kind::none) {
+        const bool scaling_dropped =
+            file.view.has_preprocessing() &&
+            std::none_of(contents.sections.begin(), contents.sections.end(),
+                         [](const offline::section& s) { return s.tag == format::tag::preprocess; });
+        const bool rescaled = args.has("--standardize") || args.has("--minmax");
+        replaced = "kfm fit: warning: " + map_path + " is a model, not a map: this fit replaced its head" +
+                   (!scaling_dropped ? ""
+                    : rescaled       ? " and its input scaling"
+                                     : " and dropped its input scaling (--standardize or --minmax learns one)");
+    }
     const offline::npy_array x = read_inputs(x_path, file.view);
     if (x.rows < 2) throw cli_error(x_path + ": at least two rows are needed to fit");
     const targets y = read_targets(y_path, x.rows, classify);
@@ -97,6 +112,7 @@ int run_fit(const std::vector<std::string>& argv) {
                      int8 ? " (--head-dtype f32 keeps the float32 weights)"
                           : (classify ? "" : " (targets with a large offset: subtract it from y before fitting)"));
     offline::write_map_file(out, contents);
+    if (!replaced.empty()) std::fprintf(stderr, "%s\n", replaced.c_str());
 
     std::printf("%s: %s, %u output%s%s, %s head, alpha %s (%s), %s solve, training %s %s\n", out.c_str(),
                 task.c_str(), head.outputs, head.outputs == 1 ? "" : "s",

@@ -158,6 +158,7 @@ indefinite kernel Phi J Phi^T. The model file holds the map, the scaling and the
   -o FILE           the model file, written atomically after kfm::open accepted it
 The training score printed is the written model's (float32 scores, as 'kfm score' computes it); a
 warning on stderr says when it is more than 1e-3 below the double-precision fit's (a large target offset).
+MAP may be a model: a warning says that the fit replaced its head and what became of its scaling.
 )";
 
 const char* const predict_help = R"(usage: kfm predict MODEL.kfm --in X.npy --out P.npy [--scores S.npy]

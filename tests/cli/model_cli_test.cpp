@@ -3,6 +3,7 @@
 // error line, no output file).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -172,6 +173,30 @@ TEST_CASE("cli model: fit warns when the int8 head loses training score, naming 
     r = s.kfm("fit map.kfm --x x.npy --y yr.npy --task regression --alpha 1e-6 -o mf.kfm");
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     CHECK(r.err.find("warning") == std::string::npos);
+}
+
+TEST_CASE("cli model: fit given a model says that it replaces the head and what becomes of the scaling") {
+    data_set d;
+    const scratch& s = d.dir;
+    REQUIRE(s.kfm("fit map.kfm --x x.npy --y ym.npy --task classification --standardize -o scaled.kfm").exit_code == 0);
+    REQUIRE(s.kfm("fit map.kfm --x x.npy --y yr.npy --task regression -o plain.kfm").exit_code == 0);
+    // Before, each of these wrote the new model without a word about the head or the scaling it lost.
+    auto r = s.kfm("fit scaled.kfm --x x.npy --y yr.npy --task regression -o a.kfm");
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(r.err == "kfm fit: warning: scaled.kfm is a model, not a map: this fit replaced its head and dropped its input "
+                   "scaling (--standardize or --minmax learns one)\n");
+    CHECK(s.kfm("inspect a.kfm").out.find("preprocessing     none") != std::string::npos);
+    r = s.kfm("fit scaled.kfm --x x.npy --y yr.npy --task regression --minmax -o b.kfm");
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(r.err == "kfm fit: warning: scaled.kfm is a model, not a map: this fit replaced its head and its input scaling\n");
+    r = s.kfm("fit plain.kfm --x x.npy --y ym.npy --task classification -o c.kfm");
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(r.err == "kfm fit: warning: plain.kfm is a model, not a map: this fit replaced its head\n");
+    // A failed fit on a model prints its one error line only.
+    r = s.kfm("fit scaled.kfm --x x.npy --y yr.npy --task classification -o d.kfm");  // yr: not labels
+    CHECK(r.exit_code != 0);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(!fs::exists(s.dir / "d.kfm"));
 }
 
 TEST_CASE("cli model: bad input gets one error line and writes nothing") {
