@@ -67,6 +67,8 @@ TEST_CASE("option ranges: kernel options at both ends of their documented ranges
         {"build --method ctr-srht --kernel polynomial-sphere --input-dim 4 --scale 3 --features 64 --degree 20 -o out.kfm", ""},
         {"build --method ctr-srht --kernel polynomial-sphere --input-dim 4 --scale 3 --features 64 --degree 40 -o out.kfm",
          "--degree 40 with --input-dim 4 and --scale 3 is too large (the largest degree within the bound there is 20)"},
+        {"build --method srf --kernel polynomial-sphere --input-dim 4 --features 8 --degree 3 --scale 1e200 -o out.kfm",
+         "srf: the surrogate fit failed for --scale 1e+200 with --degree 3 and --input-dim 4"},  // named the options
         {sketch + "--scale 2", ""},
         {sketch + "--scale 1.9999", "scale a must be finite and at least 2"},
         {rff + "--kernel gaussian --seed 0", ""},
