@@ -38,7 +38,7 @@ int run_predict(const std::vector<std::string>& argv) {
     }
     if (!scores_path.empty()) outputs.add(scores_path, scores);
     outputs.commit();
-    warn_vanished_rows("predict", model.view, vanished_rows(model.view, x), x.rows, in_path,
+    warn_vanished_rows("predict", model.view, vanished_rows(model.view, x, p.scores), x.rows, in_path,
                        ", and the model predicts its bias alone");
     return 0;
 }

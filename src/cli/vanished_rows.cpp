@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <span>
 #include <vector>
+
+#include "offline/io/open_map_reader.hpp"
 
 namespace kfm::cli {
 namespace {
@@ -46,6 +49,21 @@ std::size_t vanished_rows(const kfm::map& map, const offline::npy_array& x) {
         count += all_zero_rows(phi.data(), n, out_dim);
     }
     return count;
+}
+
+std::size_t vanished_rows(const kfm::map& model, const offline::npy_array& x, const std::vector<float>& scores) {
+    if (!rows_can_vanish(model)) return 0;
+    const std::span<const float> bias = offline::head_bias_of(model);
+    const std::size_t k = bias.size();
+    offline::npy_array candidates;
+    candidates.cols = x.cols;
+    for (std::size_t r = 0; r < x.rows; ++r)
+        if (std::equal(bias.begin(), bias.end(), scores.begin() + std::ptrdiff_t(r * k))) {
+            candidates.data.insert(candidates.data.end(), x.data.begin() + std::ptrdiff_t(r * x.cols),
+                                   x.data.begin() + std::ptrdiff_t((r + 1) * x.cols));
+            ++candidates.rows;
+        }
+    return vanished_rows(model, candidates);
 }
 
 void warn_vanished_rows(const std::string& command, const kfm::map& map, std::size_t vanished, std::size_t rows,

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "kfm/kfm.hpp"
 #include "kfm/offline.hpp"
@@ -19,6 +20,11 @@ std::size_t vanished_rows(const kfm::map& map, const float* phi, std::size_t row
 // The same for the rows of x, mapped block by block (0 without mapping unless rows_can_vanish(map)).
 // std::runtime_error when the runtime refuses a block, as offline::map_rows_parallel.
 std::size_t vanished_rows(const kfm::map& map, const offline::npy_array& x);
+
+// The same for the rows of x a model predicted `scores` for (rows x head_outputs): a row whose features are
+// all 0 scores the head's bias exactly, so only the rows that do are mapped (predicting costs no second
+// pass over every row).
+std::size_t vanished_rows(const kfm::map& model, const offline::npy_array& x, const std::vector<float>& scores);
 
 // Writes "kfm <command>: warning: <vanished> of <rows> rows of <path> have all-zero features, ..." on
 // stderr, with `consequence` (may be empty) before the closing explanation; nothing when vanished is 0.
