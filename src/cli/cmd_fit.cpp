@@ -17,12 +17,12 @@ namespace {
 // targets as given").
 constexpr double float32_score_tolerance = 1e-3;
 
-// The score of the model `contents` as kfm::predict computes it on the rows of x, against y (score_rows).
+// The score of the model `contents` as kfm::predict computes it on the rows of x, against y.
 double model_score(const offline::map_contents& contents, const offline::npy_array& x, const targets& y,
                    const std::string& x_path, const std::string& y_path) {
     const std::vector<std::uint8_t> bytes = offline::serialize(contents);
     const loaded_map model = offline::open_map_bytes(bytes.data(), bytes.size(), "the fitted model");
-    return score_rows(model, x, y, x_path, y_path);
+    return score_predictions(model, predict_rows(model, x, x_path), y, y_path);
 }
 
 }  // namespace

@@ -130,5 +130,9 @@ predictions predict_rows(const kfm::map& model, const float* x, std::size_t rows
 // fit_head), and what predict_rows throws.
 double score_rows(const kfm::map& model, const float* x, std::size_t rows, std::size_t cols, const double* y,
                   std::size_t y_cols);
+// The same score of predictions p already made by predict_rows for `rows` rows (a caller that also needs
+// them predicts once). Throws as score_rows, and std::invalid_argument when p is not of that size.
+double score_predictions(const kfm::map& model, const predictions& p, std::size_t rows, const double* y,
+                         std::size_t y_cols);
 
 }  // namespace kfm::offline
