@@ -25,6 +25,27 @@ double model_score(const offline::map_contents& contents, const offline::npy_arr
     return score_predictions(model, predict_rows(model, x, x_path), y, y_path);
 }
 
+// A column spread so narrowly (1e-38) that the scaler's 1 / spread lets the map overflow an input within the
+// finite-output bound (|x_i| <= 2^20): kfm::open refuses the scaled map, so name the column (the largest
+// (2^20 + |shift|) |scale|, as the bound sees it) and the scaler.
+void refuse_unbounded_scaling(const offline::map_contents& contents, const offline::input_scaling& scaling,
+                              const std::string& x_path, const std::string& scaler) {
+    const std::vector<std::uint8_t> bytes = offline::serialize(contents);
+    kfm::map opened;
+    if (kfm::open(bytes.data(), bytes.size(), &opened) != kfm::status::value_too_large) return;
+    const auto reach = [&](std::size_t i) {
+        return (double(format::max_input_abs) + std::fabs(double(scaling.shift[i]))) * std::fabs(double(scaling.scale[i]));
+    };
+    std::size_t worst = 0;
+    for (std::size_t i = 1; i < scaling.scale.size(); ++i)
+        if (reach(i) > reach(worst)) worst = i;
+    throw cli_error(x_path + ": " + scaler + " maps column " + std::to_string(worst) + " as (x - " +
+                    json_number(scaling.shift[worst]) + ") * " + json_number(scaling.scale[worst]) +
+                    ", and the map would give Inf or NaN for inputs within |x_i| <= " +
+                    std::to_string(format::max_input_abs) +
+                    " (kfm's finite-output contract): drop or rescale that column");
+}
+
 }  // namespace
 
 int run_fit(const std::vector<std::string>& argv) {
@@ -73,11 +94,13 @@ int run_fit(const std::vector<std::string>& argv) {
     const targets y = read_targets(y_path, x.rows, classify);
     if (folds > x.rows) usage_error("--cv " + std::to_string(folds) + " exceeds the " + std::to_string(x.rows) + " rows");
 
-    if (args.has("--standardize") || args.has("--minmax"))
-        offline::add_preprocessing(contents, offline::learn_input_scaling(x.data.data(), x.rows, x.cols,
-                                                                          args.has("--standardize")
-                                                                              ? offline::scaler::standard
-                                                                              : offline::scaler::min_max));
+    if (args.has("--standardize") || args.has("--minmax")) {
+        const std::string scaler = args.has("--standardize") ? "--standardize" : "--minmax";
+        const offline::input_scaling scaling = offline::learn_input_scaling(
+            x.data.data(), x.rows, x.cols, args.has("--standardize") ? offline::scaler::standard : offline::scaler::min_max);
+        offline::add_preprocessing(contents, scaling);
+        refuse_unbounded_scaling(contents, scaling, x_path, scaler);
+    }
 
     // Progress on stderr when the solve is large enough to take a few seconds.
     const double n = double(x.rows), D = double(file.view.output_dim());

@@ -199,6 +199,23 @@ TEST_CASE("cli model: fit given a model says that it replaces the head and what 
     CHECK(!fs::exists(s.dir / "d.kfm"));
 }
 
+TEST_CASE("cli model: a scaler that would overflow the map names the column, not an unnamed open refusal") {
+    data_set d;
+    const scratch& s = d.dir;
+    // Column 3 spans 1e-38: 1 / spread is about 1e38, so (x - shift) * scale overflows for |x| up to 2^20.
+    kfm::offline::npy_array narrow = d.x;
+    for (std::size_t i = 0; i < narrow.rows; ++i) narrow.data[i * narrow.cols + 3] = i % 2 == 0 ? 0.0f : 1e-38f;
+    kfm::offline::write_npy_f32(s.path("narrow.npy"), narrow.rows, narrow.cols, narrow.data.data());
+    for (const char* scaler : {"--minmax", "--standardize"}) {
+        CAPTURE(scaler);
+        const run_result r = s.kfm(std::string("fit map.kfm --x narrow.npy --y yr.npy --task regression -o n.kfm ") + scaler);
+        check_error(r, std::string("narrow.npy: ") + scaler + " maps column 3 as (x - ");
+        CHECK(r.err.find("(kfm's finite-output contract): drop or rescale that column") != std::string::npos);
+        CHECK(!fs::exists(s.dir / "n.kfm"));
+    }
+    CHECK(s.kfm("fit map.kfm --x narrow.npy --y yr.npy --task regression -o n.kfm").exit_code == 0);  // unscaled: fine
+}
+
 TEST_CASE("cli model: bad input gets one error line and writes nothing") {
     data_set d;
     const scratch& s = d.dir;
