@@ -216,6 +216,26 @@ TEST_CASE("cli model: a scaler that would overflow the map names the column, not
     CHECK(s.kfm("fit map.kfm --x narrow.npy --y yr.npy --task regression -o n.kfm").exit_code == 0);  // unscaled: fine
 }
 
+TEST_CASE("cli model: kfm eval of a scaled model measures against the kernel of the scaled rows it maps") {
+    data_set d;
+    const scratch& s = d.dir;
+    REQUIRE(s.kfm("fit map.kfm --x x.npy --y yr.npy --task regression --minmax -o scaled.kfm").exit_code == 0);
+    // The rows as the model's PREP maps them, (x - shift) * scale in float.
+    const kfm::offline::input_scaling scaling =
+        kfm::offline::learn_input_scaling(d.x.data.data(), d.x.rows, d.x.cols, kfm::offline::scaler::min_max);
+    std::vector<float> scaled = d.x.data;
+    for (std::size_t i = 0; i < scaled.size(); ++i)
+        scaled[i] = (scaled[i] - scaling.shift[i % d.x.cols]) * scaling.scale[i % d.x.cols];
+    kfm::offline::write_npy_f32(s.path("xs.npy"), d.x.rows, d.x.cols, scaled.data());
+    const run_result model = s.kfm("eval scaled.kfm --data x.npy --samples 100 --runs 3 --json");
+    const run_result map = s.kfm("eval map.kfm --data xs.npy --samples 100 --runs 3 --json");
+    REQUIRE_MESSAGE(model.exit_code == 0, model.err);
+    REQUIRE_MESSAGE(map.exit_code == 0, map.err);
+    // Before, the model's features of x' were compared with the kernel of the raw x (about 3x the error here).
+    const std::string key = "\"rel_frobenius\": {\"mean\": ";
+    CHECK(number_after(model.out, key) == doctest::Approx(number_after(map.out, key)).epsilon(1e-9));
+}
+
 TEST_CASE("cli model: bad input gets one error line and writes nothing") {
     data_set d;
     const scratch& s = d.dir;
