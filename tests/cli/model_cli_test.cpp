@@ -231,7 +231,7 @@ TEST_CASE("cli model: kfm eval of a scaled model measures against the kernel of 
     const run_result map = s.kfm("eval map.kfm --data xs.npy --samples 100 --runs 3 --json");
     REQUIRE_MESSAGE(model.exit_code == 0, model.err);
     REQUIRE_MESSAGE(map.exit_code == 0, map.err);
-    // Before, the model's features of x' were compared with the kernel of the raw x (about 3x the error here).
+    // Before, the model's features of x' were compared with the kernel of the raw x, another kernel.
     const std::string key = "\"rel_frobenius\": {\"mean\": ";
     CHECK(number_after(model.out, key) == doctest::Approx(number_after(map.out, key)).epsilon(1e-9));
 }
