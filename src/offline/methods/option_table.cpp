@@ -355,18 +355,19 @@ build_options build_options_from(const std::vector<std::pair<std::string, option
         option_info(option::features).apply(options, required(g, option::features, s), s);
         if (fitted) take_rows(options, rows, row_count, cols, s);
     }
-    // So are options of other methods (rff --fft-size 8 was built as if it were not given).
+    for (const option_row& r : option_table()) {
+        const bool done = r.id == option::method || r.id == option::kernel || r.id == option::input_dim ||
+                          r.id == option::features || r.id == option::landmarks;
+        if (const option_value* v = value_of(g, r.id, s); v != nullptr && !done) r.apply(options, *v, s);
+    }
+    // So are options of other methods (rff --fft-size 8 was built as if it were not given); checked once
+    // their values parse, so a malformed value is named as such first.
     for (const option_row& r : option_table()) {
         const std::string readers = methods_reading(r.id);
         if (row != nullptr && !readers.empty() && given(g, r.id, s) &&
             std::find(row->options.begin(), row->options.end(), r.id) == row->options.end())
             throw option_error("option " + option_text(r.id, s) + " does not apply to method " +
                                method_name(options.method) + " (it belongs to " + readers + ")");
-    }
-    for (const option_row& r : option_table()) {
-        const bool done = r.id == option::method || r.id == option::kernel || r.id == option::input_dim ||
-                          r.id == option::features || r.id == option::landmarks;
-        if (const option_value* v = value_of(g, r.id, s); v != nullptr && !done) r.apply(options, *v, s);
     }
 
     const kernel_spec& spec = options.kernel;
