@@ -429,6 +429,18 @@ def _threads(n_jobs: Optional[int]) -> int:
     return int(n_jobs)
 
 
+def _check_class_labels(y: np.ndarray) -> None:
+    """ValueError for labels no model file holds (integers within int32, as kfm fit and kfm score require):
+    they would be scored as misses without a word."""
+    if y.dtype.kind not in "iuf":
+        raise ValueError(f"y: class labels must be integers, got dtype {y.dtype}")
+    values = y.astype(np.float64)
+    bad = ~np.isfinite(values) | (values != np.floor(values)) | (values < -2.0**31) | (values > 2.0**31 - 1)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"y: value {y[row]!r} at row {row} is not an integer class label within int32")
+
+
 class Model:
     """A model file: input scaling, feature map and linear head, from `kfm fit` or `kfm.sklearn.export`.
 
@@ -553,11 +565,19 @@ class Model:
         X : array-like of shape (n_samples, input_dim)
         y : array-like of shape (n_samples,) or (n_samples, n_outputs)
             The true labels or values.
+
+        Raises
+        ------
+        ValueError
+            For a classifier, when y holds a value that is not an integer within int32 (as `kfm score`;
+            it could only be scored as a miss).
         """
         y = np.asarray(y)
         predicted = self.predict(X)
         if self.task != "regression":
-            return float(np.mean(predicted == y.reshape(predicted.shape)))
+            y = y.reshape(predicted.shape)
+            _check_class_labels(y)
+            return float(np.mean(predicted == y))
         y = y.reshape(predicted.shape).astype(np.float64)
         residual = ((y - predicted) ** 2).sum(axis=0)
         total = ((y - y.mean(axis=0)) ** 2).sum(axis=0)

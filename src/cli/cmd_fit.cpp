@@ -1,6 +1,7 @@
 // `kfm fit`: ridge regression / one-vs-rest ridge classification on a map's features (exact, double
 // precision: offline::fit_head), optional input scaling learned from X, written as a model file: the
 // map's sections plus PREP, TASK, HEAD, BIAS (and LABL) through write_map_file.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -16,12 +17,33 @@ namespace {
 // targets as given").
 constexpr double float32_score_tolerance = 1e-3;
 
-// The score of the model `contents` as kfm::predict computes it on the rows of x, against y (score_rows).
+// The score of the model `contents` as kfm::predict computes it on the rows of x, against y.
 double model_score(const offline::map_contents& contents, const offline::npy_array& x, const targets& y,
-                   const std::string& x_path) {
+                   const std::string& x_path, const std::string& y_path) {
     const std::vector<std::uint8_t> bytes = offline::serialize(contents);
     const loaded_map model = offline::open_map_bytes(bytes.data(), bytes.size(), "the fitted model");
-    return score_rows(model, x, y, x_path);
+    return score_predictions(model, predict_rows(model, x, x_path), y, y_path);
+}
+
+// A column spread so narrowly (1e-38) that the scaler's 1 / spread lets the map overflow an input within the
+// finite-output bound (|x_i| <= 2^20): kfm::open refuses the scaled map, so name the column (the largest
+// (2^20 + |shift|) |scale|, as the bound sees it) and the scaler.
+void refuse_unbounded_scaling(const offline::map_contents& contents, const offline::input_scaling& scaling,
+                              const std::string& x_path, const std::string& scaler) {
+    const std::vector<std::uint8_t> bytes = offline::serialize(contents);
+    kfm::map opened;
+    if (kfm::open(bytes.data(), bytes.size(), &opened) != kfm::status::value_too_large) return;
+    const auto reach = [&](std::size_t i) {
+        return (double(format::max_input_abs) + std::fabs(double(scaling.shift[i]))) * std::fabs(double(scaling.scale[i]));
+    };
+    std::size_t worst = 0;
+    for (std::size_t i = 1; i < scaling.scale.size(); ++i)
+        if (reach(i) > reach(worst)) worst = i;
+    throw cli_error(x_path + ": " + scaler + " maps column " + std::to_string(worst) + " as (x - " +
+                    json_number(scaling.shift[worst]) + ") * " + json_number(scaling.scale[worst]) +
+                    ", and the map would give Inf or NaN for inputs within |x_i| <= " +
+                    std::to_string(format::max_input_abs) +
+                    " (kfm's finite-output contract): drop or rescale that column");
 }
 
 }  // namespace
@@ -53,16 +75,32 @@ int run_fit(const std::vector<std::string>& argv) {
 
     const loaded_map file = load_map(map_path);
     offline::map_contents contents = offline::map_part(file.storage.data(), file.storage.size());
+    // A model given as the map: the new fit replaces its head, and its input scaling unless that is the
+    // map's own (maclaurin-opt's centring, which map_part keeps). Said once the new model is written.
+    std::string replaced;
+    if (file.view.task() != format::task_kind::none) {
+        const bool scaling_dropped =
+            file.view.has_preprocessing() &&
+            std::none_of(contents.sections.begin(), contents.sections.end(),
+                         [](const offline::section& s) { return s.tag == format::tag::preprocess; });
+        const bool rescaled = args.has("--standardize") || args.has("--minmax");
+        replaced = "kfm fit: warning: " + map_path + " is a model, not a map: this fit replaced its head" +
+                   (!scaling_dropped ? ""
+                    : rescaled       ? " and its input scaling"
+                                     : " and dropped its input scaling (--standardize or --minmax learns one)");
+    }
     const offline::npy_array x = read_inputs(x_path, file.view);
     if (x.rows < 2) throw cli_error(x_path + ": at least two rows are needed to fit");
     const targets y = read_targets(y_path, x.rows, classify);
     if (folds > x.rows) usage_error("--cv " + std::to_string(folds) + " exceeds the " + std::to_string(x.rows) + " rows");
 
-    if (args.has("--standardize") || args.has("--minmax"))
-        offline::add_preprocessing(contents, offline::learn_input_scaling(x.data.data(), x.rows, x.cols,
-                                                                          args.has("--standardize")
-                                                                              ? offline::scaler::standard
-                                                                              : offline::scaler::min_max));
+    if (args.has("--standardize") || args.has("--minmax")) {
+        const std::string scaler = args.has("--standardize") ? "--standardize" : "--minmax";
+        const offline::input_scaling scaling = offline::learn_input_scaling(
+            x.data.data(), x.rows, x.cols, args.has("--standardize") ? offline::scaler::standard : offline::scaler::min_max);
+        offline::add_preprocessing(contents, scaling);
+        refuse_unbounded_scaling(contents, scaling, x_path, scaler);
+    }
 
     // Progress on stderr when the solve is large enough to take a few seconds.
     const double n = double(x.rows), D = double(file.view.output_dim());
@@ -86,7 +124,7 @@ int run_fit(const std::vector<std::string>& argv) {
 
     // The training score of the file as the runtime computes it (float32 scores) against y as given,
     // beside the double-precision fit's: what 'kfm score' will report, never a rounded one.
-    const double train = model_score(contents, x, y, x_path);
+    const double train = model_score(contents, x, y, x_path, y_path);
     const bool int8 = head.stored_as == offline::head_dtype::int8;
     if (train < fit.fit_score - float32_score_tolerance)
         std::fprintf(stderr,
@@ -97,6 +135,7 @@ int run_fit(const std::vector<std::string>& argv) {
                      int8 ? " (--head-dtype f32 keeps the float32 weights)"
                           : (classify ? "" : " (targets with a large offset: subtract it from y before fitting)"));
     offline::write_map_file(out, contents);
+    if (!replaced.empty()) std::fprintf(stderr, "%s\n", replaced.c_str());
 
     std::printf("%s: %s, %u output%s%s, %s head, alpha %s (%s), %s solve, training %s %s\n", out.c_str(),
                 task.c_str(), head.outputs, head.outputs == 1 ? "" : "s",

@@ -1,33 +1,12 @@
 // `kfm map`: phi of every row of a .npy file through kfm::transform_batch on --threads host threads,
 // written as float32 .npy.
-#include <algorithm>
-#include <cstdio>
 #include <stdexcept>
 
 #include "cli/cli.hpp"
+#include "cli/vanished_rows.hpp"
 #include "kfm/offline.hpp"
 
 namespace kfm::cli {
-namespace {
-
-// Kernels with k(x, x) = 1 for every x: a row whose features are all 0 gets the estimate 0 there instead
-// (maclaurin-opt's gaussian prefactor underflows for a row far from the mean of its training rows;
-// nystroem's features vanish far from every landmark).
-bool unit_diagonal(format::kernel k) {
-    return k == format::kernel::gaussian || k == format::kernel::matern || k == format::kernel::rational_quadratic ||
-           k == format::kernel::laplacian;
-}
-
-std::size_t all_zero_rows(const std::vector<float>& out, std::size_t rows, std::size_t out_dim) {
-    std::size_t count = 0;
-    for (std::size_t r = 0; r < rows; ++r) {
-        const float* row = out.data() + r * out_dim;
-        count += std::all_of(row, row + out_dim, [](float v) { return v == 0.0f; }) ? 1 : 0;
-    }
-    return count;
-}
-
-}  // namespace
 
 int run_map(const std::vector<std::string>& argv) {
     const arguments args("map", argv, {{"--in", true}, {"--out", true}, {"--threads", true}}, 1);
@@ -55,11 +34,7 @@ int run_map(const std::vector<std::string>& argv) {
         throw cli_error(in_path + ": " + e.what());
     }
     offline::write_npy_f32(out_path, x.rows, out_dim, out.data());
-    if (const std::size_t zero = unit_diagonal(v.kernel()) ? all_zero_rows(out, x.rows, out_dim) : 0; zero != 0)
-        std::fprintf(stderr,
-                     "kfm map: warning: %zu of %zu rows of %s have all-zero features, so the map estimates k(x, x) = 0 "
-                     "for them where the %s kernel's is 1 (rows far from the data the map was built from)\n",
-                     zero, x.rows, in_path.c_str(), offline::kernel_name(v.kernel()));
+    warn_vanished_rows("map", v, vanished_rows(v, out.data(), x.rows), x.rows, in_path, "");
     return 0;
 }
 

@@ -1,6 +1,7 @@
 // `kfm predict`: a model file's predictions for every row of a .npy file: int64 labels (N,) for a
 // classifier, float32 scores (N,) or (N, k) for regression; --scores also writes the scores.
 #include "cli/model_data.hpp"
+#include "cli/vanished_rows.hpp"
 
 namespace kfm::cli {
 
@@ -37,6 +38,8 @@ int run_predict(const std::vector<std::string>& argv) {
     }
     if (!scores_path.empty()) outputs.add(scores_path, scores);
     outputs.commit();
+    warn_vanished_rows("predict", model.view, vanished_rows(model.view, x, p.scores), x.rows, in_path,
+                       ", and the model predicts its bias alone");
     return 0;
 }
 

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "cli/model_data.hpp"
+#include "cli/vanished_rows.hpp"
 
 namespace kfm::cli {
 
@@ -19,7 +20,11 @@ int run_score(const std::vector<std::string>& argv) {
     if (!classify && y.cols != k)
         throw cli_error(y_path + ": " + std::to_string(y.cols) + " target columns but the model has " +
                         std::to_string(k) + " outputs");
-    const double score = score_rows(model, x, y, x_path);
+    if (x.rows == 0) throw cli_error(x_path + ": no rows to score (the file holds 0 rows)");
+    const offline::predictions p = predict_rows(model, x, x_path);
+    const double score = score_predictions(model, p, y, y_path);
+    warn_vanished_rows("score", model.view, vanished_rows(model.view, x, p.scores), x.rows, x_path,
+                       ", and the model predicts its bias alone");
     const char* metric = classify ? "accuracy" : "r2";
     if (args.has("--json")) {
         std::printf("{\"metric\": \"%s\", \"value\": %s, \"rows\": %zu}\n", metric, json_number(score).c_str(), x.rows);

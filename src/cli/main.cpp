@@ -158,6 +158,7 @@ indefinite kernel Phi J Phi^T. The model file holds the map, the scaling and the
   -o FILE           the model file, written atomically after kfm::open accepted it
 The training score printed is the written model's (float32 scores, as 'kfm score' computes it); a
 warning on stderr says when it is more than 1e-3 below the double-precision fit's (a large target offset).
+MAP may be a model: a warning says that the fit replaced its head and what became of its scaling.
 )";
 
 const char* const predict_help = R"(usage: kfm predict MODEL.kfm --in X.npy --out P.npy [--scores S.npy]
@@ -165,12 +166,15 @@ const char* const predict_help = R"(usage: kfm predict MODEL.kfm --in X.npy --ou
 Predictions for every row of X (raw inputs: the model's scaling is applied): a classifier writes int64
 labels (N,), a regression model float32 (N,) for one output or (N, k).
   --scores S.npy    also the head's scores, float32 (N,) or (N, k)
+A warning on stderr counts the rows whose features are all 0 (as 'kfm map' warns; the model predicts
+its bias alone for them).
 )";
 
 const char* const score_help = R"(usage: kfm score MODEL.kfm --x X.npy --y y.npy [--json]
 
 Accuracy of a classifier, or R^2 of a regression model (averaged over outputs), on (X, y).
   --json            {"metric": "accuracy" | "r2", "value": v, "rows": N}
+A warning on stderr counts the rows of X whose features are all 0 (as 'kfm map' warns).
 )";
 
 const char* const export_help = R"(usage: kfm export FILE.kfm --c-header OUT.h --name SYMBOL

@@ -48,12 +48,12 @@ offline::predictions predict_rows(const loaded_map& model, const offline::npy_ar
     }
 }
 
-double score_rows(const loaded_map& model, const offline::npy_array& x, const targets& y, const std::string& x_path) {
-    if (x.rows == 0) throw cli_error(x_path + ": no rows to score (the file holds 0 rows)");
+double score_predictions(const loaded_map& model, const offline::predictions& p, const targets& y,
+                         const std::string& y_path) {
     try {
-        return offline::score_rows(model.view, x.data.data(), x.rows, x.cols, y.values.data(), y.cols);
-    } catch (const std::runtime_error& e) {
-        throw cli_error(x_path + ": " + e.what());
+        return offline::score_predictions(model.view, p, y.rows, y.values.data(), y.cols);
+    } catch (const std::invalid_argument& e) {  // y's shape is checked before: a label no model holds
+        throw cli_error(y_path + ": " + e.what());
     }
 }
 

@@ -1,5 +1,5 @@
 // What `kfm fit`, `kfm predict` and `kfm score` share: reading inputs checked against a map, reading
-// targets y, and offline::predict_rows / score_rows with the errors naming the files.
+// targets y, and offline::predict_rows / score_predictions with the errors naming the files.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -25,9 +25,11 @@ targets read_targets(const std::string& path, std::size_t rows, bool one_column)
 // offline::predict_rows over every row of x: scores rows x head_outputs, labels (classifiers) rows.
 offline::predictions predict_rows(const loaded_map& model, const offline::npy_array& x, const std::string& x_path);
 
-// Accuracy (classifiers) or R^2 (regression, averaged over outputs, scikit-learn's r2_score) of
-// predict_rows on x against y, computed in double: what 'kfm score' prints. cli_error for no rows.
-double score_rows(const loaded_map& model, const offline::npy_array& x, const targets& y, const std::string& x_path);
+// Accuracy (classifiers) or R^2 (regression, averaged over outputs, scikit-learn's r2_score) of the
+// predictions p (predict_rows of y.rows rows) against y, computed in double: what 'kfm score' prints.
+// cli_error naming y_path for a classifier's label that is not an integer within int32.
+double score_predictions(const loaded_map& model, const offline::predictions& p, const targets& y,
+                         const std::string& y_path);
 
 // cli_error unless the file has a linear head.
 void require_head(const loaded_map& model);

@@ -300,6 +300,13 @@ TEST_CASE("cli: every error is one line on stderr, a non-zero exit and no output
         {build + " --sigma 1e999", "--sigma"},
         {build + " --sigma 2x", "--sigma expects a number"},
         {build + " --order 1", "does not apply to kernel gaussian"},
+        // A method option given to a method that does not read it is refused, not built as if absent.
+        {build + " --fft-size 8", "option --fft-size does not apply to method rff (it belongs to ssf)"},
+        {build + " --progress", "option --progress does not apply to method rff (it belongs to ssf)"},
+        {"build --method ssf --kernel gaussian --input-dim 5 --features 20 -o out.kfm --directions hadamard",
+         "option --directions does not apply to method ssf (it belongs to srf, gorf, grff)"},
+        {"build --method quadrature --kernel arccos --input-dim 5 --features 20 -o out.kfm --arccos-pairs plain",
+         "option --arccos-pairs does not apply to method quadrature (it belongs to rff, orf, sorf, qmc)"},
         {"build --method rff --kernel gaussian --input-dim 0 --features 20 -o out.kfm", "--input-dim"},
         {"build --method rff --kernel gaussian --input-dim 5 --features 0 -o out.kfm", "--features"},
         {"build --method rff --kernel gaussian --input-dim -5 --features 20 -o out.kfm", "--input-dim"},

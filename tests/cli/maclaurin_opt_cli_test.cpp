@@ -136,6 +136,34 @@ TEST_CASE("cli maclaurin-opt: kfm map warns about rows whose features all vanish
     CHECK(std::any_of(phi.data.begin() + phi.cols, phi.data.begin() + 2 * phi.cols, [](float v) { return v != 0.0f; }));
 }
 
+TEST_CASE("cli maclaurin-opt: kfm predict and kfm score warn about rows whose features all vanish, as kfm map") {
+    scratch s;
+    write_rows(s);
+    REQUIRE(s.kfm(build + "--data x.npy --features 48 -o m.kfm").exit_code == 0);
+    REQUIRE(s.kfm("fit m.kfm --x x.npy --y y.npy --task regression --alpha 1e-3 -o model.kfm").exit_code == 0);
+    const run_result near = s.kfm("predict model.kfm --in x.npy --out p.npy");
+    REQUIRE_MESSAGE(near.exit_code == 0, near.err);
+    CHECK(near.err.empty());
+    std::vector<float> rows, targets{0.0f, 0.0f, 0.0f};
+    for (int i = 0; i < 3; ++i)
+        for (int c = 0; c < 6; ++c) rows.push_back(i == 1 ? 5.0f : 205.0f);
+    kfm::offline::write_npy_f32(s.path("far.npy"), 3, 6, rows.data());
+    kfm::offline::write_npy_f32_vector(s.path("far_y.npy"), 3, targets.data());
+    const std::string warning = ": warning: 2 of 3 rows of far.npy have all-zero features, so the map estimates k(x, x) = 0 "
+                                "for them where the gaussian kernel's is 1, and the model predicts its bias alone (rows "
+                                "far from the data the map was built from)\n";
+    const run_result far = s.kfm("predict model.kfm --in far.npy --out far_p.npy");
+    REQUIRE_MESSAGE(far.exit_code == 0, far.err);
+    CHECK(far.err == "kfm predict" + warning);
+    const kfm::offline::npy_array p = kfm::offline::read_npy(s.path("far_p.npy"));  // written all the same
+    REQUIRE(p.data.size() == 3);
+    CHECK(p.data[0] == p.data[2]);  // both the bias
+    const run_result scored = s.kfm("score model.kfm --x far.npy --y far_y.npy --json");
+    REQUIRE_MESSAGE(scored.exit_code == 0, scored.err);
+    CHECK(scored.err == "kfm score" + warning);
+    CHECK(scored.out.find("{\"metric\": \"r2\"") == 0);  // stdout stays the JSON alone
+}
+
 TEST_CASE("cli maclaurin-opt: every misuse is refused with no file") {
     scratch s;
     write_rows(s);

@@ -3,6 +3,7 @@
 // error line, no output file).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -172,6 +173,67 @@ TEST_CASE("cli model: fit warns when the int8 head loses training score, naming 
     r = s.kfm("fit map.kfm --x x.npy --y yr.npy --task regression --alpha 1e-6 -o mf.kfm");
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     CHECK(r.err.find("warning") == std::string::npos);
+}
+
+TEST_CASE("cli model: fit given a model says that it replaces the head and what becomes of the scaling") {
+    data_set d;
+    const scratch& s = d.dir;
+    REQUIRE(s.kfm("fit map.kfm --x x.npy --y ym.npy --task classification --standardize -o scaled.kfm").exit_code == 0);
+    REQUIRE(s.kfm("fit map.kfm --x x.npy --y yr.npy --task regression -o plain.kfm").exit_code == 0);
+    // Before, each of these wrote the new model without a word about the head or the scaling it lost.
+    auto r = s.kfm("fit scaled.kfm --x x.npy --y yr.npy --task regression -o a.kfm");
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(r.err == "kfm fit: warning: scaled.kfm is a model, not a map: this fit replaced its head and dropped its input "
+                   "scaling (--standardize or --minmax learns one)\n");
+    CHECK(s.kfm("inspect a.kfm").out.find("preprocessing     none") != std::string::npos);
+    r = s.kfm("fit scaled.kfm --x x.npy --y yr.npy --task regression --minmax -o b.kfm");
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(r.err == "kfm fit: warning: scaled.kfm is a model, not a map: this fit replaced its head and its input scaling\n");
+    r = s.kfm("fit plain.kfm --x x.npy --y ym.npy --task classification -o c.kfm");
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(r.err == "kfm fit: warning: plain.kfm is a model, not a map: this fit replaced its head\n");
+    // A failed fit on a model prints its one error line only.
+    r = s.kfm("fit scaled.kfm --x x.npy --y yr.npy --task classification -o d.kfm");  // yr: not labels
+    CHECK(r.exit_code != 0);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(!fs::exists(s.dir / "d.kfm"));
+}
+
+TEST_CASE("cli model: a scaler that would overflow the map names the column, not an unnamed open refusal") {
+    data_set d;
+    const scratch& s = d.dir;
+    // Column 3 spans 1e-38: 1 / spread is about 1e38, so (x - shift) * scale overflows for |x| up to 2^20.
+    kfm::offline::npy_array narrow = d.x;
+    for (std::size_t i = 0; i < narrow.rows; ++i) narrow.data[i * narrow.cols + 3] = i % 2 == 0 ? 0.0f : 1e-38f;
+    kfm::offline::write_npy_f32(s.path("narrow.npy"), narrow.rows, narrow.cols, narrow.data.data());
+    for (const char* scaler : {"--minmax", "--standardize"}) {
+        CAPTURE(scaler);
+        const run_result r = s.kfm(std::string("fit map.kfm --x narrow.npy --y yr.npy --task regression -o n.kfm ") + scaler);
+        check_error(r, std::string("narrow.npy: ") + scaler + " maps column 3 as (x - ");
+        CHECK(r.err.find("(kfm's finite-output contract): drop or rescale that column") != std::string::npos);
+        CHECK(!fs::exists(s.dir / "n.kfm"));
+    }
+    CHECK(s.kfm("fit map.kfm --x narrow.npy --y yr.npy --task regression -o n.kfm").exit_code == 0);  // unscaled: fine
+}
+
+TEST_CASE("cli model: kfm eval of a scaled model measures against the kernel of the scaled rows it maps") {
+    data_set d;
+    const scratch& s = d.dir;
+    REQUIRE(s.kfm("fit map.kfm --x x.npy --y yr.npy --task regression --minmax -o scaled.kfm").exit_code == 0);
+    // The rows as the model's PREP maps them, (x - shift) * scale in float.
+    const kfm::offline::input_scaling scaling =
+        kfm::offline::learn_input_scaling(d.x.data.data(), d.x.rows, d.x.cols, kfm::offline::scaler::min_max);
+    std::vector<float> scaled = d.x.data;
+    for (std::size_t i = 0; i < scaled.size(); ++i)
+        scaled[i] = (scaled[i] - scaling.shift[i % d.x.cols]) * scaling.scale[i % d.x.cols];
+    kfm::offline::write_npy_f32(s.path("xs.npy"), d.x.rows, d.x.cols, scaled.data());
+    const run_result model = s.kfm("eval scaled.kfm --data x.npy --samples 100 --runs 3 --json");
+    const run_result map = s.kfm("eval map.kfm --data xs.npy --samples 100 --runs 3 --json");
+    REQUIRE_MESSAGE(model.exit_code == 0, model.err);
+    REQUIRE_MESSAGE(map.exit_code == 0, map.err);
+    // Before, the model's features of x' were compared with the kernel of the raw x, another kernel.
+    const std::string key = "\"rel_frobenius\": {\"mean\": ";
+    CHECK(number_after(model.out, key) == doctest::Approx(number_after(map.out, key)).epsilon(1e-9));
 }
 
 TEST_CASE("cli model: bad input gets one error line and writes nothing") {

@@ -58,7 +58,17 @@ TEST_CASE("option ranges: kernel options at both ends of their documented ranges
         // finite-output contract only to about degree 70 at d = 4, and say so by name above that.
         {"build --method maclaurin --kernel polynomial-sphere --input-dim 4 --features 8 --degree 100 -o out.kfm", ""},
         {sketch + "--degree 70", ""},
-        {sketch + "--degree 100", "--degree 100 with --input-dim 4 and --scale 2 is too large"},
+        {sketch + "--degree 100", "--degree 100 with --input-dim 4 and --scale 2 is too large (the largest degree "
+                                  "within the bound there is 77)"},
+        // The largest degree the refusal names is the one that builds.
+        {"build --method tensor-srht --kernel polynomial-sphere --input-dim 4 --scale 3 --features 64 --degree 20 -o out.kfm", ""},
+        {"build --method tensor-srht --kernel polynomial-sphere --input-dim 4 --scale 3 --features 64 --degree 21 -o out.kfm",
+         "--degree 21 with --input-dim 4 and --scale 3 is too large (the largest degree within the bound there is 20)"},
+        {"build --method ctr-srht --kernel polynomial-sphere --input-dim 4 --scale 3 --features 64 --degree 20 -o out.kfm", ""},
+        {"build --method ctr-srht --kernel polynomial-sphere --input-dim 4 --scale 3 --features 64 --degree 40 -o out.kfm",
+         "--degree 40 with --input-dim 4 and --scale 3 is too large (the largest degree within the bound there is 20)"},
+        {"build --method srf --kernel polynomial-sphere --input-dim 4 --features 8 --degree 3 --scale 1e200 -o out.kfm",
+         "srf: the surrogate fit failed for --scale 1e+200 with --degree 3 and --input-dim 4"},  // named the options
         {sketch + "--scale 2", ""},
         {sketch + "--scale 1.9999", "scale a must be finite and at least 2"},
         {rff + "--kernel gaussian --seed 0", ""},
@@ -79,6 +89,8 @@ TEST_CASE("option ranges: method options at both ends of their documented ranges
         {nys + "--landmarks 10", ""},
         {nys + "--landmarks 0", "--landmarks must be at least 1"},
         {nys + "--landmarks 11", "--landmarks 11 is more than the 10 rows"},
+        {ssf + "--radial-points 1", ""},
+        {ssf + "--radial-points 0", "--radial-points must be at least 1, got 0"},  // was built as the default
         {ssf + "--fft-size 4", ""},  // the smallest power of two above d/2 = 2
         {ssf + "--fft-size 2", "FFT size 2 must exceed d/2 = 2"},
         {ssf + "--fft-size 6", "not a power of two"},

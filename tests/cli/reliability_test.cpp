@@ -119,6 +119,17 @@ TEST_CASE("limits: a bandwidth that overflows the stored values is refused by na
         check_error(s.kfm(std::string("build --method ") + method +
                           " --kernel polynomial-sphere --degree 2 --scale 1e200 --input-dim 3 --features 16 -o m.kfm"),
                     "--scale 1e+200 is out of range: the value the map appends to its input (META input_append) would not be finite");
+    // nystroem stores sigma itself; the runtime's -1/(2 sigma^2) in float is what overflows.
+    REQUIRE(s.kfm("synth --rows 20 --dim 3 -o x.npy").exit_code == 0);
+    check_error(s.kfm("build --method nystroem --kernel gaussian --input-dim 3 --data x.npy --landmarks 8 -o m.kfm --sigma 1e-30"),
+                "--sigma 1e-30 is too small: the kernel's parameters in the runtime's float arithmetic would not be finite");
+    // Smaller still, the builder's own double k(x, x) is 0 / 0 (it was reported as a failed eigensolver).
+    check_error(s.kfm("build --method nystroem --kernel rational-quadratic --alpha 2 --input-dim 3 --data x.npy --landmarks 8 "
+                      "-o m.kfm --sigma 1e-300"),
+                "nystroem: --sigma 1e-300 with --alpha 2 is too small: the kernel between the landmarks is not finite");
+    check_error(s.kfm("build --method nystroem --kernel gaussian --input-dim 3 --data x.npy --landmarks 8 -o m.kfm --sigma 1e-160"),
+                "nystroem: --sigma 1e-160 is too small: the kernel between the landmarks is not finite");
+    fs::remove(s.path("x.npy"));
     CHECK(entries(s.dir) == 0);
     REQUIRE(s.kfm(build + "1e-30").exit_code == 0);  // small but representable: written, and it opens
     CHECK(s.kfm("inspect m.kfm").exit_code == 0);

@@ -150,6 +150,27 @@ TEST_CASE("targets: labels at the int32 limits are kept; beyond int32 or not int
     CHECK_FALSE(fs::exists(s.dir / "out.kfm"));
 }
 
+TEST_CASE("targets: kfm score refuses a classifier's labels that are not integers within int32, as kfm fit") {
+    inputs d;
+    const scratch& s = d.dir;
+    write_vector(s.path("y.npy"), "<i8", d.two_labels(0, 1));
+    auto r = s.kfm("fit map.kfm --x x.npy --y y.npy --task classification -o m.kfm");
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    // Before, 0.5 and 2^40 were scored as misses: accuracy 0 with no word that y cannot hold class labels.
+    std::vector<double> fractional(d.x.rows, 0.5);
+    write_vector(s.path("frac.npy"), "<f8", fractional);
+    check_error(s.kfm("score m.kfm --x x.npy --y frac.npy"),
+                "frac.npy: y: value 0.5 at row 0 is not an integer class label");
+    std::vector<std::int64_t> above = d.two_labels(0, 1);
+    above[3] = std::int64_t(1) << 40;
+    write_vector(s.path("above.npy"), "<i8", above);
+    check_error(s.kfm("score m.kfm --x x.npy --y above.npy --json"),
+                "above.npy: y: value 1099511627776 at row 3 is outside the int32 range");
+    // A regression model scores any finite targets.
+    REQUIRE(s.kfm("fit map.kfm --x x.npy --y frac.npy --task regression -o r.kfm").exit_code == 0);
+    CHECK(s.kfm("score r.kfm --x x.npy --y frac.npy").exit_code == 0);
+}
+
 TEST_CASE("targets: float64 regression targets are not rounded; fit and score report the model's true R^2") {
     inputs d;
     const scratch& s = d.dir;

@@ -86,6 +86,8 @@ int main(int argc, char** argv) {
         check(fitted.view.class_count() == 3 && accuracy > 0.8,
               "the classifier's training accuracy is " + std::to_string(accuracy));
         const off::predictions p = off::predict_rows(fitted.view, x.data(), rows, d);
+        check(off::score_predictions(fitted.view, p, rows, y.data(), 1) == accuracy,
+              "score_predictions differs from score_rows");
         std::vector<std::int64_t> predicted(p.labels.begin(), p.labels.end());
         off::write_npy_i64_vector(dir + "/labels.npy", rows, predicted.data());
 

@@ -153,6 +153,7 @@ TEST_CASE("option table: refusals name the option in the caller's spelling") {
     refused(with("order", "1"), off::spelling::python, "option order does not apply to kernel gaussian (it belongs to arccos)");
     refused(with("sigma", "1e999"), off::spelling::python, "sigma value '1e999' is not a finite number");
     refused(with("colour", "red"), off::spelling::python, "unknown option 'colour'");
+    refused(with("fft_size", "8"), off::spelling::python, "option fft_size does not apply to method gq (it belongs to ssf)");
     refused({{"method", {"gq"}}, {"kernel", {"gaussian"}}, {"input_dim", {"4"}}}, off::spelling::python, "build needs features");
     refused({{"--method", {"rff"}}, {"--kernel", {"matern"}}, {"--input-dim", {"4"}}, {"--features", {"8"}}},
             off::spelling::command_line, "kernel matern needs --nu NU");

@@ -122,6 +122,12 @@ TEST_CASE("offline API: fit_head's classifier predicts as score_rows and predict
     const double accuracy = off::score_rows(file.view, x.data(), rows, d, y.data(), 1);
     CHECK(accuracy == double(correct) / rows);
     CHECK(std::fabs(accuracy - fit.fit_score) <= 0.05);  // float32 scores against the double-precision fit
+    CHECK(off::score_predictions(file.view, p, rows, y.data(), 1) == accuracy);  // the same score, predicted once
+    CHECK_THROWS_AS(off::score_predictions(file.view, p, rows - 1, y.data(), 1), std::invalid_argument);
+    std::vector<double> fractional = y;
+    fractional[7] = 0.5;  // no class label: refused by row, as fit_head refuses it
+    CHECK(message_of<std::invalid_argument>([&] { off::score_rows(file.view, x.data(), rows, d, fractional.data(), 1); }) ==
+          "y: value 0.5 at row 7 is not an integer class label");
 
     CHECK_THROWS_AS(off::score_rows(file.view, x.data(), 0, d, y.data(), 1), std::invalid_argument);
     CHECK_THROWS_AS(off::score_rows(file.view, x.data(), rows, d, y.data(), 2), std::invalid_argument);

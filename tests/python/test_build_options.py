@@ -111,6 +111,9 @@ def test_errors_name_options_as_python_spells_them():
         kfm.FeatureMap("rff", "gaussian", 4, 99999999)
     with pytest.raises(ValueError, match=r"^unknown directions 'circulant' \(dense, butterfly or hadamard\)$"):
         kfm.FeatureMap("srf", "polynomial-sphere", 4, 16, directions="circulant")
+    with pytest.raises(ValueError, match=r"^option gq_nodes does not apply to method rff \(it belongs to gq\)$"):
+        kfm.FeatureMap("rff", "gaussian", 4, 16, gq_nodes=3)
+    kfm.FeatureMap("rff", "gaussian", 4, 16, partial_rule=False)  # False is left out, as not given
 
 
 def test_feature_map_documents_every_table_option():

@@ -73,3 +73,24 @@ def test_a_constant_target_scores_as_r2_score(tmp_path):
         assert expected == (1.0 if value == 2.5 else 0.0)
         assert model.score(X, y) == expected
         assert kfm_score(tmp_path / "c.kfm", X, y, tmp_path) == expected
+
+
+def test_a_classifier_refuses_labels_it_cannot_hold_as_kfm_score_does(tmp_path):
+    """0.5 or 2^40 can never be a model's label: Model.score and `kfm score` refuse them by row instead of
+    scoring them as misses (accuracy 0 without a word)."""
+    X, classes = make_classification(n_samples=200, n_features=6, n_informative=4, random_state=0)
+    pipe = Pipeline([("map", RandomFeatures(method="rff", n_components=64, random_state=1)),
+                     ("head", RidgeClassifier())]).fit(X, classes)
+    export(pipe, tmp_path / "model.kfm")
+    model = kfm.Model(tmp_path / "model.kfm")
+    assert model.score(X, classes) == pipe.score(X, classes)
+    for bad, text in [(classes + 0.5, r"^y: value 0\.5 at row 0 is not an integer class label"),
+                      (classes.astype(np.int64) << 40, r"^y: value 1099511627776 at row \d+ is not an integer class label"),
+                      (classes.astype(str), r"^y: class labels must be integers, got dtype <U")]:
+        with pytest.raises(ValueError, match=text):
+            model.score(X, bad)
+    np.save(tmp_path / "x.npy", X.astype(np.float32))
+    np.save(tmp_path / "half.npy", classes + 0.5)
+    run = subprocess.run([kfm_tool(), "score", str(tmp_path / "model.kfm"), "--x", str(tmp_path / "x.npy"), "--y",
+                          str(tmp_path / "half.npy")], capture_output=True, text=True)
+    assert run.returncode == 1 and "half.npy: y: value 0.5 at row 0 is not an integer class label" in run.stderr

@@ -67,7 +67,9 @@ struct evaluation {
 };
 
 // Per run r (seeded by derive(seed, r)): X and Y are two independent samples of `samples` distinct rows
-// of `data` (rows x d, row-major; a row may appear in both X and Y); errors of K^(X,Y) vs K(X,Y).
+// of `data` (rows x d, row-major; a row may appear in both X and Y); errors of K^(X,Y) vs K(X,Y). For a
+// model with an input scaling (PREP from kfm fit --standardize / --minmax), K is the kernel of the scaled
+// rows the map sees.
 // std::invalid_argument when d differs from the map's input_dim, samples is 0 or exceeds rows, or
 // runs is 0.
 evaluation evaluate(const kfm::map& map, const float* data, std::size_t rows, unsigned d,

@@ -125,9 +125,14 @@ predictions predict_rows(const kfm::map& model, const float* x, std::size_t rows
 // The score of predict_rows against y (rows x y_cols, row-major), computed in double: accuracy for a
 // classifier (y_cols = 1), R^2 averaged uniformly over the outputs for regression (scikit-learn's
 // r2_score; a constant column scores 1 when predicted exactly, else 0). Throws std::invalid_argument for
-// rows = 0, no head or a y_cols other than the model's outputs (1 for a classifier), and what
-// predict_rows throws.
+// rows = 0, no head, a y_cols other than the model's outputs (1 for a classifier) or a classifier's label
+// that is not an integer within int32 ("y: value 0.5 at row 3 is not an integer class label", as
+// fit_head), and what predict_rows throws.
 double score_rows(const kfm::map& model, const float* x, std::size_t rows, std::size_t cols, const double* y,
                   std::size_t y_cols);
+// The same score of predictions p already made by predict_rows for `rows` rows (a caller that also needs
+// them predicts once). Throws as score_rows, and std::invalid_argument when p is not of that size.
+double score_predictions(const kfm::map& model, const predictions& p, std::size_t rows, const double* y,
+                         std::size_t y_cols);
 
 }  // namespace kfm::offline

@@ -159,6 +159,18 @@ std::vector<float> gather(const float* data, const std::vector<std::size_t>& row
     return out;
 }
 
+// The rows as the map sees them. A model's input scaling (kfm fit --standardize / --minmax) maps
+// x' = (x - shift) * scale, in float as the runtime does, so the exact kernel must see x' too (before, a
+// scaled model's error was measured against the kernel of the raw rows). maclaurin-opt's own PREP is part
+// of how the map computes k on the raw rows, so those stay as they are.
+std::vector<float> as_the_map_sees(const kfm::map& map, std::vector<float> x, unsigned d) {
+    if ((map_meta_of(map).flags & format::meta_flag_gaussian_prefactor) != 0) return x;
+    const std::span<const float> prep = preprocess_of(map);
+    if (prep.empty()) return x;
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = (x[i] - prep[i % d]) * prep[d + i % d];
+    return x;
+}
+
 }  // namespace
 
 evaluation evaluate(const kfm::map& map, const float* data, std::size_t rows, unsigned d, unsigned samples,
@@ -181,7 +193,8 @@ evaluation evaluate(const kfm::map& map, const float* data, std::size_t rows, un
         rng r(derive(seed, run));
         const std::vector<float> x = gather(data, sample_rows(rows, samples, r), d);
         const std::vector<float> y = gather(data, sample_rows(rows, samples, r), d);
-        const gram_errors e = compare_grams(exact_gram(kernel, x.data(), samples, y.data(), samples, d, normalize),
+        const std::vector<float> xs = as_the_map_sees(map, x, d), ys = as_the_map_sees(map, y, d);
+        const gram_errors e = compare_grams(exact_gram(kernel, xs.data(), samples, ys.data(), samples, d, normalize),
                                             approx_gram(map, x.data(), samples, y.data(), samples, d));
         ev.rel_frobenius_runs.push_back(e.rel_frobenius);
         ev.rel_max_runs.push_back(e.rel_max);

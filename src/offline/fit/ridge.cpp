@@ -75,18 +75,19 @@ Eigen::MatrixXd ridge_scores(const ridge_solution& s, const Eigen::MatrixXd& phi
     return (phi * s.w).rowwise() + s.b.transpose();
 }
 
+std::int32_t class_label(double v, std::size_t row) {
+    const auto refuse = [&](const char* reason) {
+        throw std::invalid_argument("y: value " + exact_text(v) + " at row " + std::to_string(row) + reason);
+    };
+    if (!std::isfinite(v) || v != std::floor(v)) refuse(" is not an integer class label");
+    if (v < std::numeric_limits<std::int32_t>::min() || v > std::numeric_limits<std::int32_t>::max())
+        refuse(" is outside the int32 range of the labels a model file holds (LABL)");
+    return static_cast<std::int32_t>(v);
+}
+
 Eigen::MatrixXd class_targets(const std::vector<double>& y, std::vector<std::int32_t>* labels) {
     std::vector<std::int32_t> distinct;
-    for (std::size_t i = 0; i < y.size(); ++i) {
-        const double v = y[i];
-        const auto refuse = [&](const char* reason) {
-            throw std::invalid_argument("y: value " + exact_text(v) + " at row " + std::to_string(i) + reason);
-        };
-        if (!std::isfinite(v) || v != std::floor(v)) refuse(" is not an integer class label");
-        if (v < std::numeric_limits<std::int32_t>::min() || v > std::numeric_limits<std::int32_t>::max())
-            refuse(" is outside the int32 range of the labels a model file holds (LABL)");
-        distinct.push_back(static_cast<std::int32_t>(v));
-    }
+    for (std::size_t i = 0; i < y.size(); ++i) distinct.push_back(class_label(y[i], i));
     std::sort(distinct.begin(), distinct.end());
     distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
     if (distinct.size() < 2)

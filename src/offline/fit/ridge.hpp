@@ -34,6 +34,10 @@ std::string exact_text(double v);
 // N x k scores phi w + b.
 Eigen::MatrixXd ridge_scores(const ridge_solution& s, const Eigen::MatrixXd& phi);
 
+// y's value at `row` as a class label; std::invalid_argument "y: value V at row R ..." unless it is an
+// integer within int32 (what a model file's LABL holds).
+std::int32_t class_label(double v, std::size_t row);
+
 // Classification targets: labels = the sorted distinct values of y (integers, at least two); binary: one
 // column, +1 for labels[1] and -1 for labels[0]; multiclass: one +-1 column per class. Throws
 // std::invalid_argument for a non-integer, out-of-int32 or single-class y.

@@ -36,6 +36,16 @@ std::span<const std::uint32_t> groups_of(const kfm::map& map) {
 
 bool has_int8_head(const kfm::map& map) { return open_state(map).view<detail::section::head_int8>().present(); }
 
+std::span<const float> preprocess_of(const kfm::map& map) {
+    const auto prep = open_state(map).view<detail::section::preprocess>();
+    return {prep.data, static_cast<std::size_t>(prep.count)};
+}
+
+std::span<const float> head_bias_of(const kfm::map& map) {
+    const auto bias = open_state(map).view<detail::section::bias>();
+    return {bias.data, static_cast<std::size_t>(bias.count)};
+}
+
 format::label_type label_type_of(const kfm::map& map) {
     const auto type = open_state(map).view<detail::section::label_type>();
     return type.present() ? static_cast<format::label_type>(type[0]) : format::label_type::i32;

@@ -117,19 +117,53 @@ void check_built_values(const build_options& o, const map_contents& map) {
     if (!std::isfinite(map.meta.input_append)) refuse("the value the map appends to its input (META input_append) would not be finite");
 }
 
-// The finite-output contract (docs/format.md): open refuses a map whose stored values could turn an input
-// with |x_i| <= 2^20 into Inf or NaN; name the options that made them so large instead.
-void check_output_contract(const build_options& o, const map_contents& map) {
+// open's status for the built map (in the scalar kernels: the contract does not depend on the ISA).
+status open_status(const map_contents& map) {
     const std::vector<std::uint8_t> bytes = serialize(map);
     std::vector<std::uint64_t> aligned((bytes.size() + 7) / 8);
     std::memcpy(aligned.data(), bytes.data(), bytes.size());
     kfm::map opened;
-    if (kfm::open(aligned.data(), bytes.size(), &opened, isa::scalar) != status::value_too_large) return;
+    return kfm::open(aligned.data(), bytes.size(), &opened, isa::scalar);
+}
+
+// The largest polynomial degree below o's whose map passes the finite-output contract with every other
+// option unchanged (0 when none does), found by bisection: the products' bound grows with the degree.
+// Only on the error path, so the extra builds cost nothing when the request is fine.
+std::uint32_t largest_degree_within_contract(const build_options& o, const method_row& method) {
+    build_options lower = o;
+    std::uint32_t passes = 0, fails = o.kernel.degree;
+    while (fails - passes > 1) {
+        lower.kernel.degree = passes + (fails - passes) / 2;
+        bool ok = false;
+        try {
+            ok = open_status(method.build(lower)) == status::ok;
+        } catch (const std::invalid_argument&) {
+        }
+        (ok ? passes : fails) = lower.kernel.degree;
+    }
+    return passes;
+}
+
+// Two refusals of open that the options cause. The kernel's parameters as the runtime computes them in
+// float (nystroem's -1/(2 sigma^2) for a sigma of 1e-30) must be finite; and the finite-output contract
+// (docs/format.md): open refuses a map whose stored values could turn an input with |x_i| <= 2^20 into
+// Inf or NaN. Name the options instead.
+void check_open_refusals(const build_options& o, const method_row& method, const map_contents& map) {
+    const status s = open_status(map);
+    if (s == status::bad_parameter_value && !scaling_option(o).empty())
+        throw std::invalid_argument(scaling_option(o) +
+                                    ": the kernel's parameters in the runtime's float arithmetic would not be finite");
+    if (s != status::value_too_large) return;
     std::string culprit = scaling_option(o);
-    if (o.kernel.kind == format::kernel::polynomial_sphere)
+    if (o.kernel.kind == format::kernel::polynomial_sphere) {
+        const std::uint32_t largest = largest_degree_within_contract(o, method);
         culprit = option_name(o, option::degree) + " " + std::to_string(o.kernel.degree) + " with " +
-                 option_name(o, option::input_dim) + " " + std::to_string(o.input_dim) + " and " +
-                 option_name(o, option::scale) + " " + shortest(o.kernel.scale) + " is too large";
+                  option_name(o, option::input_dim) + " " + std::to_string(o.input_dim) + " and " +
+                  option_name(o, option::scale) + " " + shortest(o.kernel.scale) + " is too large (" +
+                  (largest == 0 ? std::string("no degree is within the bound there")
+                                : "the largest degree within the bound there is " + std::to_string(largest)) +
+                  ")";
+    }
     throw std::invalid_argument((culprit.empty() ? std::string(method_name(o.method)) : culprit) +
                                 ": the map's stored values are so large that an input with |x_i| <= " +
                                 std::to_string(format::max_input_abs) +
@@ -162,7 +196,7 @@ map_contents build_map(const build_options& options) {
     map_contents map = method->build(options);
     check_built_dims(options, map.meta);
     check_built_values(options, map);
-    check_output_contract(options, map);
+    check_open_refusals(options, *method, map);
     return map;
 }
 

@@ -120,8 +120,9 @@ const std::vector<option_row>& rows() {
          [](build_options& b, const option_value& v, spelling s) { b.kernel.sigmas = as_reals(v, o::sigmas, s); }},
 
         {o::radial_points, "radial-points", t::count, "M", {}, "", g::method, 0,
-         "SSF radial points per direction (default: the rule's, 2 antithetic, else 1)",
-         [](build_options& b, const option_value& v, spelling s) { b.radial_points = as_count(v, o::radial_points, s); }},
+         "SSF radial points per direction, M >= 1 (default: the rule's, 2 antithetic,\n"
+         "else 1)",
+         [](build_options& b, const option_value& v, spelling s) { b.radial_points = as_count(v, o::radial_points, s, 1); }},
         {o::radial_rule, "radial-rule", t::choice, "R", names(radial_rule_kind{}), "auto", g::method, 0,
          "SSF radial rule: auto (default) | midpoint | shifted | antithetic |\n"
          "stratified; gaussian auto = antithetic (M = 2, radii at quantiles U, 1 - U\n"
@@ -247,6 +248,15 @@ std::string data_methods(spelling s) {
     return option_text(option::method, s) + " " + out;
 }
 
+// The methods whose registry rows list `id` among the options they read ("" for an option none lists).
+std::string methods_reading(option id) {
+    std::string out;
+    for (const method_row& m : method_table())
+        if (std::find(m.options.begin(), m.options.end(), id) != m.options.end())
+            out += std::string(out.empty() ? "" : ", ") + method_name(m.id);
+    return out;
+}
+
 }  // namespace
 
 std::span<const option_row> option_table() { return rows(); }
@@ -349,6 +359,15 @@ build_options build_options_from(const std::vector<std::pair<std::string, option
         const bool done = r.id == option::method || r.id == option::kernel || r.id == option::input_dim ||
                           r.id == option::features || r.id == option::landmarks;
         if (const option_value* v = value_of(g, r.id, s); v != nullptr && !done) r.apply(options, *v, s);
+    }
+    // So are options of other methods (rff --fft-size 8 was built as if it were not given); checked once
+    // their values parse, so a malformed value is named as such first.
+    for (const option_row& r : option_table()) {
+        const std::string readers = methods_reading(r.id);
+        if (row != nullptr && !readers.empty() && given(g, r.id, s) &&
+            std::find(row->options.begin(), row->options.end(), r.id) == row->options.end())
+            throw option_error("option " + option_text(r.id, s) + " does not apply to method " +
+                               method_name(options.method) + " (it belongs to " + readers + ")");
     }
 
     const kernel_spec& spec = options.kernel;

@@ -65,6 +65,18 @@ void check_options(const build_options& o) {
                                         std::to_string(i % o.input_dim) + " is not finite");
 }
 
+// A bandwidth so small (sigma^2, or alpha sigma^2, underflows double) that k(x, x) is 0 / 0: named, not
+// reported as a failed eigensolver.
+[[noreturn]] void refuse_tiny_bandwidth(const build_options& o) {
+    char text[96];
+    if (o.kernel.kind == format::kernel::rational_quadratic)
+        std::snprintf(text, sizeof text, " %g with %s %g", o.kernel.sigma, option_name(o, option::alpha).c_str(), o.kernel.alpha);
+    else
+        std::snprintf(text, sizeof text, " %g", o.kernel.sigma);
+    throw std::invalid_argument("nystroem: " + option_name(o, option::sigma) + text +
+                                " is too small: the kernel between the landmarks is not finite in double precision");
+}
+
 // k(x, y) of the squared distance d2, in double with portable exp / log (as the runtime's kernel_of_dots).
 double kernel_of_squared_distance(const kernel_spec& k, double d2) {
     switch (k.kind) {
@@ -150,7 +162,9 @@ map_contents build_nystroem(const build_options& o) {
                 const double t = double(landmarks[a * d + i]) - double(landmarks[b * d + i]);
                 s += t * t;
             }
-            k(Eigen::Index(a), Eigen::Index(b)) = k(Eigen::Index(b), Eigen::Index(a)) = kernel_of_squared_distance(o.kernel, s);
+            const double value = kernel_of_squared_distance(o.kernel, s);
+            if (!std::isfinite(value)) refuse_tiny_bandwidth(o);
+            k(Eigen::Index(a), Eigen::Index(b)) = k(Eigen::Index(b), Eigen::Index(a)) = value;
         }
 
     map_contents map;

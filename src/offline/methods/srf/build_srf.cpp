@@ -6,6 +6,7 @@
 // butterfly networks (O(D log d)).
 // The fit depends only on (d, p, a) and takes seconds, so it is cached for the life of the process.
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <numbers>
@@ -14,6 +15,7 @@
 #include <tuple>
 #include <vector>
 
+#include "kfm/build_registry.hpp"
 #include "offline/methods/builders.hpp"
 #include "offline/sampling/random.hpp"
 #include "offline/methods/srf/srf_fit.hpp"
@@ -91,11 +93,25 @@ format::map_meta srf_meta(const build_options& o, const direction_rows& rows) {
     return m;
 }
 
+// The fitted surrogate, or the options named when no finite fit exists (a huge --scale, about 1e200).
+const srf_surrogate& surrogate_of(const build_options& o) {
+    try {
+        return cached_surrogate(o.input_dim, o.kernel.degree, o.kernel.scale);
+    } catch (const std::runtime_error& e) {
+        char scale[32];
+        std::snprintf(scale, sizeof scale, "%g", o.kernel.scale);
+        throw std::invalid_argument(std::string(e.what()) + " for " + option_name(o, option::scale) + " " + scale +
+                                    " with " + option_name(o, option::degree) + " " + std::to_string(o.kernel.degree) +
+                                    " and " + option_name(o, option::input_dim) + " " + std::to_string(o.input_dim) +
+                                    " (no finite least-squares fit; a smaller scale fits)");
+    }
+}
+
 }  // namespace
 
 map_contents build_srf(const build_options& o) {
     validate(o);
-    const srf_surrogate& fit = cached_surrogate(o.input_dim, o.kernel.degree, o.kernel.scale);
+    const srf_surrogate& fit = surrogate_of(o);
     const std::vector<double> radii = sample_radii(o, fit);
     const std::vector<float> phases = sample_phases(o);
     const direction_rows rows =
