@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/error_rate_checks.hpp"
 #include "common/random_fourier_configs.hpp"
 #include "common/stats_util.hpp"
 #include "kfm/offline.hpp"
@@ -76,19 +77,11 @@ TEST_CASE("every baseline is unbiased: the mean estimate over seeds brackets the
 }
 
 TEST_CASE("relative Frobenius error falls like D^{-1/2}") {
-    const unsigned d = 6, n = 40, seeds = 10;
-    const auto x = kfm::test::random_points(n, d, 7, 1.0);
-    const auto y = kfm::test::random_points(n, d, 8, 1.0);
-    const std::vector<unsigned> sizes = {32, 64, 128, 256, 512, 1024};
-    for (const config& c : all_configs) {
-        CAPTURE(describe(c));
-        const auto trend = kfm::test::error_against_features(
-            sizes, seeds, [&](unsigned D, unsigned s) { return kfm::test::map_from_options(options(c, d, D, 50 + s)); }, x, y, n);
-        MESSAGE(describe(c) << ": error " << trend.mean_errors.front() << " at D = " << sizes.front() << ", "
-                            << trend.mean_errors.back() << " at D = " << sizes.back() << ", log-log slope " << trend.slope);
-        CHECK(trend.slope > -0.62);
-        CHECK(trend.slope < -0.38);
-    }
+    const unsigned d = 6;
+    for (const config& c : all_configs)
+        kfm::test::check_error_falls_like_inverse_sqrt_features(
+            describe(c), d, {32, 64, 128, 256, 512, 1024},
+            [&](unsigned D, std::uint64_t seed) { return kfm::test::map_from_options(options(c, d, D, seed)); });
 }
 
 TEST_CASE("ORF error is below RFF error at D = d frequencies (gaussian)") {
