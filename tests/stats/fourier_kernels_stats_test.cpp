@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/error_rate_checks.hpp"
+#include "common/pair_estimates.hpp"
 #include "common/stats_util.hpp"
 #include "kfm/offline.hpp"
 #include "kfm/offline/evaluate.hpp"
@@ -15,8 +16,6 @@
 using kfm::format::kernel;
 using kfm::format::method;
 using kfm::offline::build_options;
-
-using kfm::test::point_row;
 
 namespace {
 
@@ -73,23 +72,23 @@ build_options options(const config& c, unsigned d, unsigned D, std::uint64_t see
 // 0.037 / 0.146 / 0.322 against exact 0.059 / 0.126 / 0.259), so the test would measure the directions,
 // not the radii; the radial law SSF uses is tested in tests/offline/radial_laws_test.cpp.
 TEST_CASE("every new (method, kernel) pair is unbiased: the mean over seeds brackets the exact kernel") {
-    const unsigned d = 8, D = 64, seeds = 1500, pairs = 3;
-    const auto points = kfm::test::random_points(2 * pairs, d, 2026, 1.0);
+    const unsigned d = 8, D = 64, seeds = 1500;
+    const kfm::test::point_pairs pairs =
+        kfm::test::pairs_of_rows(kfm::test::random_points(6, d, 2026, 1.0), d, {{0, 1}, {2, 3}, {4, 5}});
     for (const config& c : configs) {
         if (c.m == method::ssf) continue;
         CAPTURE(describe(c));
-        std::vector<std::vector<double>> estimates(pairs);
-        kfm::offline::kernel_spec spec;
-        for (unsigned s = 0; s < seeds; ++s) {
-            auto map = kfm::test::map_from_options(options(c, d, D, 1000 + s, 0.8));
-            spec = kfm::offline::kernel_spec_from_map(map.view());
-            for (unsigned p = 0; p < pairs; ++p)
-                estimates[p].push_back(kfm::test::estimate(map, point_row(points, 2 * p, d), point_row(points, 2 * p + 1, d)));
-        }
-        for (unsigned p = 0; p < pairs; ++p) {
+        // Maps 1000 .. 2499, each built once for the three pairs; every map records the same kernel.
+        const auto make_map = [&](std::uint64_t seed) {
+            return kfm::test::map_from_options(options(c, d, D, seed, 0.8));
+        };
+        const std::vector<kfm::test::mean_ci> means =
+            kfm::test::mean_estimates_over_seeds(pairs, 1000, seeds, 0.9999, make_map);
+        const kfm::offline::kernel_spec spec = kfm::offline::kernel_spec_from_map(make_map(1000).view());
+        for (std::size_t p = 0; p < pairs.size(); ++p) {
             CAPTURE(p);
-            const double exact = kfm::test::exact(spec, point_row(points, 2 * p, d), point_row(points, 2 * p + 1, d));
-            const auto ci = kfm::test::mean_with_ci(estimates[p], 0.9999);
+            const double exact = kfm::test::exact(spec, pairs.xs[p], pairs.ys[p]);
+            const kfm::test::mean_ci& ci = means[p];
             CAPTURE(exact);
             CAPTURE(ci.mean);
             CAPTURE(ci.half_width);
