@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/error_rate_checks.hpp"
 #include "common/pair_estimates.hpp"
 
 namespace kfm::test {
@@ -57,19 +58,13 @@ void check_mean_estimate_is_kernel(format::method method, unsigned features, dou
     }
 }
 
-error_trend gram_error_trend(format::method method) {
-    const unsigned d = 6, n = 40, seeds = 10;
-    const auto x = random_points(n, d, 7, 1.0);
-    const auto y = random_points(n, d, 8, 1.0);
-    const std::vector<unsigned> sizes = {16, 32, 64, 128, 256, 512};
-    const auto make_map = [&](unsigned D, unsigned s) {
-        return map_from_options(polynomial_sphere_options(method, d, D, 3, 4.0, 50 + s));
-    };
-    const error_trend trend = error_against_features(sizes, seeds, make_map, x, y, n);
-    MESSAGE(std::string(offline::method_name(method))
-            << " p = 3, a = 4: error " << trend.mean_errors.front() << " at D = " << sizes.front() << ", "
-            << trend.mean_errors.back() << " at D = " << sizes.back() << ", log-log slope " << trend.slope);
-    return trend;
+void check_gram_error_falls_like_inverse_sqrt(format::method method) {
+    const unsigned d = 6;
+    check_error_falls_like_inverse_sqrt_features(
+        std::string(offline::method_name(method)) + " p = 3, a = 4", d, {16, 32, 64, 128, 256, 512},
+        [&](unsigned D, std::uint64_t seed) {
+            return map_from_options(polynomial_sphere_options(method, d, D, 3, 4.0, seed));
+        });
 }
 
 void check_kernel_and_degree_refusals(format::method method) {

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "common/pair_estimates.hpp"
 #include "common/stats_util.hpp"
 #include "offline/sampling/spectral_signed.hpp"
 #include "offline/methods/srf/srf_fit.hpp"
@@ -42,21 +43,20 @@ const double z_check = boost::math::quantile(boost::math::normal_distribution<do
 constexpr double structured_dense_factor = 1.25;
 constexpr double padded_hadamard_factor = 1.6;
 
-// Three unit-norm pairs at different distances, as (x, y) rows.
-std::vector<std::vector<float>> unit_pairs() {
-    const std::vector<float> p = kfm::test::random_points(6, dim, 77, 1.0, true);
-    std::vector<std::vector<float>> out;
-    for (int i = 0; i < 6; ++i) out.emplace_back(p.begin() + i * dim, p.begin() + (i + 1) * dim);
+// Three unit-norm pairs at different distances.
+kfm::test::point_pairs unit_pairs() {
+    kfm::test::point_pairs pairs =
+        kfm::test::pairs_of_rows(kfm::test::random_points(6, dim, 77, 1.0, true), dim, {{0, 1}, {2, 3}, {4, 5}});
     // a close pair: x and a small perturbation of it, renormalised
-    std::vector<float> near = out[0];
+    std::vector<float> near = pairs.xs[0];
     double norm = 0;
     for (unsigned j = 0; j < dim; ++j) {
         near[j] += j % 2 ? 0.15f : -0.1f;
         norm += double(near[j]) * near[j];
     }
     for (float& v : near) v = static_cast<float>(v / std::sqrt(norm));
-    out[1] = near;
-    return out;
+    pairs.ys[0] = near;
+    return pairs;
 }
 
 double distance(const std::vector<float>& x, const std::vector<float>& y) {
@@ -82,24 +82,22 @@ struct map_case {
     std::array<pair_figures, 3> figures;
 };
 
-// The estimates at the three pairs of the maps with seeds first, first + 1, ..., first + count - 1.
-std::array<std::vector<double>, 3> estimates_over_seeds(build_options o, std::uint64_t first, int count) {
-    const auto pts = unit_pairs();
-    std::array<std::vector<double>, 3> out;
-    for (int s = 0; s < count; ++s) {
-        o.seed = first + std::uint64_t(s);
-        const auto map = kfm::test::map_from_options(o);
-        for (int pair = 0; pair < 3; ++pair) out[pair].push_back(kfm::test::estimate(map, pts[2 * pair], pts[2 * pair + 1]));
-    }
-    return out;
+// The estimates at the pairs of c's maps with seeds first, first + 1, ..., first + count - 1.
+std::vector<std::vector<double>> case_estimates(const map_case& c, const kfm::test::point_pairs& pairs,
+                                                std::uint64_t first, int count) {
+    return kfm::test::estimates_over_seeds(pairs, first, std::uint64_t(count),
+                                           [o = c.options](std::uint64_t seed) mutable {
+                                               o.seed = seed;
+                                               return kfm::test::map_from_options(o);
+                                           });
 }
 
 void check_case(const map_case& c) {
-    const auto pts = unit_pairs();
-    const auto estimates = estimates_over_seeds(c.options, test_first_seed, c.seeds);
+    const auto pairs = unit_pairs();
+    const auto estimates = case_estimates(c, pairs, test_first_seed, c.seeds);
     for (int pair = 0; pair < 3; ++pair) {
-        const auto& x = pts[2 * pair];
-        const auto& y = pts[2 * pair + 1];
+        const auto& x = pairs.xs[pair];
+        const auto& y = pairs.ys[pair];
         const pair_figures& f = c.figures[pair];
         const auto ci = kfm::test::mean_with_ci(estimates[pair], 1.0 - per_check_false_failure);
         const double want = c.target(x, y) + f.bias;
@@ -229,15 +227,15 @@ TEST_CASE("gorf: delta-gaussian with butterfly directions, centred on the butter
 // mean - target with z_check standard errors, the per-seed sd, and z_check standard errors of log(sd)
 // from the sample kurtosis.
 TEST_CASE("poly stats: measure each family's bias and per-seed sd" * doctest::skip()) {
-    const auto pts = unit_pairs();
+    const auto pairs = unit_pairs();
     for (const map_case& c : {gorf_delta_gaussian(kfm::format::method::gorf), gorf_delta_gaussian(kfm::format::method::grff),
                               gorf_signed_mixture(), polynomial(kfm::format::method::tensorsketch),
                               polynomial(kfm::format::method::maclaurin), srf(4.0), srf(3.0), gorf_butterfly()}) {
         SUBCASE(c.label.c_str()) {
-            const auto estimates = estimates_over_seeds(c.options, measure_first_seed, c.measure_seeds);
+            const auto estimates = case_estimates(c, pairs, measure_first_seed, c.measure_seeds);
             for (int pair = 0; pair < 3; ++pair) {
                 const auto ci = kfm::test::mean_with_ci(estimates[pair], 0.5);
-                const double target = c.target(pts[2 * pair], pts[2 * pair + 1]);
+                const double target = c.target(pairs.xs[pair], pairs.ys[pair]);
                 const double se = ci.stddev / std::sqrt(double(estimates[pair].size()));
                 const double se_log_sd = kfm::test::log_sd_standard_error(estimates[pair]);
                 std::printf("%s (%d seeds) pair %d: target %.5f, bias %+.6f +- %.6f, sd %.5f, log-sd margin %.4f\n",

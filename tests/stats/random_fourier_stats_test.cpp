@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "common/error_rate_checks.hpp"
+#include "common/pair_estimates.hpp"
 #include "common/random_fourier_configs.hpp"
 #include "common/stats_util.hpp"
 #include "kfm/offline.hpp"
@@ -20,8 +22,6 @@
 using kfm::format::kernel;
 using kfm::format::method;
 using kfm::offline::build_options;
-
-using kfm::test::point_row;
 
 namespace {
 
@@ -44,31 +44,29 @@ build_options options(const config& c, unsigned d, unsigned D, std::uint64_t see
 }  // namespace
 
 TEST_CASE("every baseline is unbiased: the mean estimate over seeds brackets the exact kernel") {
-    const unsigned d = 6, D = 64, seeds = 600, pairs = 3;
-    const auto points = kfm::test::random_points(2 * pairs, d, 2024, 1.0);
+    const unsigned d = 6, D = 64, seeds = 600;
+    const kfm::test::point_pairs pairs =
+        kfm::test::pairs_of_rows(kfm::test::random_points(6, d, 2024, 1.0), d, {{0, 1}, {2, 3}, {4, 5}});
     for (const config& c : all_configs) {
         CAPTURE(describe(c));
-        std::vector<std::vector<double>> estimates(pairs);
-        kfm::offline::kernel_spec spec;
-        for (unsigned s = 0; s < seeds; ++s) {
-            auto map = kfm::test::map_from_options(options(c, d, D, 1000 + s));
-            spec = kfm::offline::kernel_spec_from_map(map.view());
-            for (unsigned p = 0; p < pairs; ++p)
-                estimates[p].push_back(
-                    kfm::test::estimate(map, point_row(points, 2 * p, d), point_row(points, 2 * p + 1, d)));
-        }
-        for (unsigned p = 0; p < pairs; ++p) {
+        // Maps 1000 .. 1599, each built once for the three pairs; every map records the same kernel.
+        const auto make_map = [&](std::uint64_t seed) { return kfm::test::map_from_options(options(c, d, D, seed)); };
+        const std::vector<kfm::test::mean_ci> means =
+            kfm::test::mean_estimates_over_seeds(pairs, 1000, seeds, 0.999, make_map);
+        const kfm::offline::kernel_spec spec = kfm::offline::kernel_spec_from_map(make_map(1000).view());
+        for (std::size_t p = 0; p < pairs.size(); ++p) {
             CAPTURE(p);
-            const double exact = kfm::test::exact(spec, point_row(points, 2 * p, d), point_row(points, 2 * p + 1, d));
-            const auto ci = kfm::test::mean_with_ci(estimates[p], 0.999);
+            const auto& x = pairs.xs[p];
+            const auto& y = pairs.ys[p];
+            const double exact = kfm::test::exact(spec, x, y);
+            const kfm::test::mean_ci& ci = means[p];
             CAPTURE(exact);
             CAPTURE(ci.mean);
             CAPTURE(ci.half_width);
             CHECK(ci.contains(exact));
             // Power: the interval is narrow against the kernel's scale sqrt(k(x,x) k(y,y)), so a wrong
             // weight or bandwidth would be caught.
-            const double scale = std::sqrt(kfm::test::exact(spec, point_row(points, 2 * p, d), point_row(points, 2 * p, d)) *
-                                           kfm::test::exact(spec, point_row(points, 2 * p + 1, d), point_row(points, 2 * p + 1, d)));
+            const double scale = std::sqrt(kfm::test::exact(spec, x, x) * kfm::test::exact(spec, y, y));
             CAPTURE(scale);
             CHECK(ci.half_width < 0.05 * scale);
         }
@@ -76,19 +74,11 @@ TEST_CASE("every baseline is unbiased: the mean estimate over seeds brackets the
 }
 
 TEST_CASE("relative Frobenius error falls like D^{-1/2}") {
-    const unsigned d = 6, n = 40, seeds = 10;
-    const auto x = kfm::test::random_points(n, d, 7, 1.0);
-    const auto y = kfm::test::random_points(n, d, 8, 1.0);
-    const std::vector<unsigned> sizes = {32, 64, 128, 256, 512, 1024};
-    for (const config& c : all_configs) {
-        CAPTURE(describe(c));
-        const auto trend = kfm::test::error_against_features(
-            sizes, seeds, [&](unsigned D, unsigned s) { return kfm::test::map_from_options(options(c, d, D, 50 + s)); }, x, y, n);
-        MESSAGE(describe(c) << ": error " << trend.mean_errors.front() << " at D = " << sizes.front() << ", "
-                            << trend.mean_errors.back() << " at D = " << sizes.back() << ", log-log slope " << trend.slope);
-        CHECK(trend.slope > -0.62);
-        CHECK(trend.slope < -0.38);
-    }
+    const unsigned d = 6;
+    for (const config& c : all_configs)
+        kfm::test::check_error_falls_like_inverse_sqrt_features(
+            describe(c), d, {32, 64, 128, 256, 512, 1024},
+            [&](unsigned D, std::uint64_t seed) { return kfm::test::map_from_options(options(c, d, D, seed)); });
 }
 
 TEST_CASE("ORF error is below RFF error at D = d frequencies (gaussian)") {

@@ -19,9 +19,7 @@ TEST_CASE("tensor-srht: the mean estimate over maps is the polynomial-sphere ker
 }
 
 TEST_CASE("tensor-srht: relative Frobenius error falls like D^{-1/2}") {
-    const error_trend trend = gram_error_trend(format::method::tensor_srht);
-    CHECK(trend.slope > -0.62);
-    CHECK(trend.slope < -0.38);
+    check_gram_error_falls_like_inverse_sqrt(format::method::tensor_srht);
 }
 
 TEST_CASE("tensor-srht: refuses other kernels and degrees whose products could overflow") {

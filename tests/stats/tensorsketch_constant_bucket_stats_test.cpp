@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "common/pair_estimates.hpp"
 #include "common/stats_util.hpp"
 #include "kfm/offline.hpp"
 
@@ -49,17 +50,20 @@ TEST_CASE("tensorsketch: no input coordinate shares the constant's bucket; the i
 
 TEST_CASE("tensorsketch: unbiased over seeds at p = 1, 2, 3 with the constant's own bucket") {
     const unsigned d = 8, D = 16, seeds = 3000;
-    const auto points = kfm::test::random_points(4, d, 5, 1.0, true);
+    const kfm::test::point_pairs pairs =
+        kfm::test::pairs_of_rows(kfm::test::random_points(4, d, 5, 1.0, true), d, {{0, 1}, {2, 3}});
     for (unsigned degree : {1u, 2u, 3u}) {
         CAPTURE(degree);
-        for (unsigned pair = 0; pair < 2; ++pair) {
-            const std::vector<float> x(points.begin() + 2 * pair * d, points.begin() + (2 * pair + 1) * d);
-            const std::vector<float> y(points.begin() + (2 * pair + 1) * d, points.begin() + (2 * pair + 2) * d);
-            std::vector<double> estimates;
-            for (unsigned s = 0; s < seeds; ++s)
-                estimates.push_back(kfm::test::estimate(kfm::test::map_from_options(sketch_options(d, D, degree, 50 + s)), x, y));
-            const auto ci = kfm::test::mean_with_ci(estimates, 0.999);
-            const double exact = kfm::test::exact(sketch_options(d, D, degree, 1).kernel, x, y);
+        // Each map (seeds 50 ..) is built once and evaluated at both pairs.
+        const std::vector<kfm::test::mean_ci> means =
+            kfm::test::mean_estimates_over_seeds(pairs, 50, seeds, 0.999, [&](std::uint64_t seed) {
+                return kfm::test::map_from_options(sketch_options(d, D, degree, seed));
+            });
+        const auto kernel = sketch_options(d, D, degree, 1).kernel;
+        for (std::size_t pair = 0; pair < pairs.size(); ++pair) {
+            const kfm::test::mean_ci& ci = means[pair];
+            const double exact = kfm::test::exact(kernel, pairs.xs[pair], pairs.ys[pair]);
+            CAPTURE(pair);
             CAPTURE(exact);
             CAPTURE(ci.mean);
             CAPTURE(ci.half_width);
