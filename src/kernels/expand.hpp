@@ -5,9 +5,10 @@
 // sign bit: a clear position holds +0 or -0). SSF places its m inputs at the frequencies of its index set
 // (stored as membership bits) this way: one register store per W outputs, zeros included; both halves
 // share the mask's decoding, and the sign flips cost no pass of their own. Both halves read exactly their
-// `count` inputs: the last ones go through a zero-padded copy (on AArch64 a window ending at the last
+// `count` inputs: the last ones go through a zero-padded copy (on NEON a window ending at the last
 // input). Written once over the architecture A; the register step (expand_register) is the ISA-specific
-// piece, and AArch64 has its own loop, 8 positions per step from two registers (expand_neon64).
+// piece, and NEON (AArch64 and ARMv7) has its own loop, 8 positions per step from two registers
+// (expand_neon).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -80,8 +81,8 @@ inline vf<A> expand_register(const float* src, std::uint32_t mask) noexcept {
     return vf<A>::load_aligned(out);
 }
 
-#if XSIMD_WITH_NEON64
-// AArch64 tables for 8 positions (one byte of the mask or of the signs) in two registers: the byte indices
+#if XSIMD_WITH_NEON
+// NEON tables for 8 positions (one byte of the mask or of the signs) in two registers: the byte indices
 // of a two-register table lookup (4 per lane, 0xff where the bit is clear: the lookup gives 0), and the float
 // sign bits of the 8 lanes. 8 KiB each, so a step costs one load per table, where the 4-lane forms extract
 // a nibble and load once per register, and flip_lanes' AND and multiply are two operations per register.
@@ -111,38 +112,66 @@ constexpr expand_signs_8 make_expand_signs_8() {
 constexpr expand_bytes_8 expand_lut_bytes_8 = make_expand_bytes_8();
 constexpr expand_signs_8 expand_lut_signs_8 = make_expand_signs_8();
 
+// Two registers from 32 bytes (one ld1 of two registers on AArch64; ARMv7's GCC has no _x2 forms).
+inline uint8x16x2_t load_bytes_32(const std::uint8_t* p) noexcept {
+#if XSIMD_WITH_NEON64
+    return vld1q_u8_x2(p);
+#else
+    return uint8x16x2_t{{vld1q_u8(p), vld1q_u8(p + 16)}};
+#endif
+}
+
+// Bytes idx of the 32-byte table t (0 for an index >= 32): one tbl on AArch64, four-register vtbl per half
+// on ARMv7 (a q register is two d registers there, so the halves cost no moves).
+inline uint8x16_t lookup_32(const uint8x16x2_t& t, uint8x16_t idx) noexcept {
+#if XSIMD_WITH_NEON64
+    return vqtbl2q_u8(t, idx);
+#else
+    const uint8x8x4_t d{{vget_low_u8(t.val[0]), vget_high_u8(t.val[0]), vget_low_u8(t.val[1]), vget_high_u8(t.val[1])}};
+    return vcombine_u8(vtbl4_u8(d, vget_low_u8(idx)), vtbl4_u8(d, vget_high_u8(idx)));
+#endif
+}
+
 // The sign bits of the 8 lanes (sign byte `sign`) XORed into low and high, stored at out.
-inline void store_signed_neon64(uint32x4_t low, uint32x4_t high, std::uint32_t sign, float* out) noexcept {
-    const uint32x4x2_t s = vld1q_u32_x2(expand_lut_signs_8.sign[sign]);
+inline void store_signed_neon(uint32x4_t low, uint32x4_t high, std::uint32_t sign, float* out) noexcept {
+    const std::uint32_t* bits = expand_lut_signs_8.sign[sign];
+#if XSIMD_WITH_NEON64
+    const uint32x4x2_t s = vld1q_u32_x2(bits);
     vst1q_f32_x2(out, float32x4x2_t{{vreinterpretq_f32_u32(veorq_u32(low, s.val[0])), vreinterpretq_f32_u32(veorq_u32(high, s.val[1]))}});
+#else
+    const float32x4_t a = vreinterpretq_f32_u32(veorq_u32(low, vld1q_u32(bits)));
+    const float32x4_t b = vreinterpretq_f32_u32(veorq_u32(high, vld1q_u32(bits + 4)));
+    vst1q_f32(out, a);
+    vst1q_f32(out + 4, b);
+#endif
 }
 
 // The 8 floats at src placed by the byte indices `source` (a two-register table lookup), times scale, with
 // the sign byte `sign`, stored at out. Loads 8 floats from src.
-inline void expand_half_neon64(const float* src, const uint8x16x2_t& source, float32x4_t scale, std::uint32_t sign,
-                               float* out) noexcept {
-    const uint8x16x2_t table = vld1q_u8_x2(reinterpret_cast<const std::uint8_t*>(src));
-    store_signed_neon64(vreinterpretq_u32_f32(vmulq_f32(scale, vreinterpretq_f32_u8(vqtbl2q_u8(table, source.val[0])))),
-                        vreinterpretq_u32_f32(vmulq_f32(scale, vreinterpretq_f32_u8(vqtbl2q_u8(table, source.val[1])))),
-                        sign, out);
+inline void expand_half_neon(const float* src, const uint8x16x2_t& source, float32x4_t scale, std::uint32_t sign,
+                             float* out) noexcept {
+    const uint8x16x2_t table = load_bytes_32(reinterpret_cast<const std::uint8_t*>(src));
+    store_signed_neon(vreinterpretq_u32_f32(vmulq_f32(scale, vreinterpretq_f32_u8(lookup_32(table, source.val[0])))),
+                      vreinterpretq_u32_f32(vmulq_f32(scale, vreinterpretq_f32_u8(lookup_32(table, source.val[1])))),
+                      sign, out);
 }
 
-// One step of expand_neon64: positions [8 i, 8 i + 8) of both halves, from the 8 inputs of each half at
+// One step of expand_neon: positions [8 i, 8 i + 8) of both halves, from the 8 inputs of each half at
 // window (its imaginary part at window + count) placed by the byte indices `source`.
-inline void expand_step_neon64(const float* window, std::size_t count, const uint8x16x2_t& source, float32x4_t scale,
-                               const std::uint8_t* sign_re, const std::uint8_t* sign_im, std::size_t i, float* out_re,
-                               float* out_im) noexcept {
-    expand_half_neon64(window, source, scale, sign_re[i], out_re + 8 * i);
-    expand_half_neon64(window + count, source, scale, sign_im[i], out_im + 8 * i);
+inline void expand_step_neon(const float* window, std::size_t count, const uint8x16x2_t& source, float32x4_t scale,
+                             const std::uint8_t* sign_re, const std::uint8_t* sign_im, std::size_t i, float* out_re,
+                             float* out_im) noexcept {
+    expand_half_neon(window, source, scale, sign_re[i], out_re + 8 * i);
+    expand_half_neon(window + count, source, scale, sign_im[i], out_im + 8 * i);
 }
 
-// expand<neon64> for n a multiple of 8, each half's signs starting at a whole byte (sign_re, sign_im) and
+// expand<neon> for n a multiple of 8, each half's signs starting at a whole byte (sign_re, sign_im) and
 // count >= 8: a step per byte of the mask, both halves at once. A step without inputs stores the scaled
 // zeros' signs alone (a third of the steps of a 64 -> 1024 map). Once fewer than 8 inputs remain, the
 // lookups read the last 8 inputs of each half, their byte indices moved up by the inputs already used
 // (a saturating add keeps 0xff, "zero", unchanged), so no read passes the end and nothing is copied.
-inline void expand_neon64(const float* in, std::size_t count, const std::uint8_t* bits, std::size_t n, float scale,
-                          const std::uint8_t* sign_re, const std::uint8_t* sign_im, float* out) noexcept {
+inline void expand_neon(const float* in, std::size_t count, const std::uint8_t* bits, std::size_t n, float scale,
+                        const std::uint8_t* sign_re, const std::uint8_t* sign_im, float* out) noexcept {
     const float32x4_t s = vdupq_n_f32(scale);
     const uint32x4_t zero = vreinterpretq_u32_f32(vmulq_f32(s, vdupq_n_f32(0.0f)));
     const float* src = in;                     // the next real input; its imaginary part at src + count
@@ -152,8 +181,8 @@ inline void expand_neon64(const float* in, std::size_t count, const std::uint8_t
     const std::size_t steps = n / 8;
     std::size_t i = 0;
     const auto zero_step = [&](std::size_t step) {  // a step without inputs
-        store_signed_neon64(zero, zero, sign_re[step], out_re + 8 * step);
-        store_signed_neon64(zero, zero, sign_im[step], out_im + 8 * step);
+        store_signed_neon(zero, zero, sign_re[step], out_re + 8 * step);
+        store_signed_neon(zero, zero, sign_im[step], out_im + 8 * step);
     };
     for (; i < steps && src <= last; ++i) {
         const std::uint32_t mask = bits[i];
@@ -161,7 +190,7 @@ inline void expand_neon64(const float* in, std::size_t count, const std::uint8_t
             zero_step(i);
             continue;
         }
-        expand_step_neon64(src, count, vld1q_u8_x2(expand_lut_bytes_8.source[mask]), s, sign_re, sign_im, i, out_re, out_im);
+        expand_step_neon(src, count, load_bytes_32(expand_lut_bytes_8.source[mask]), s, sign_re, sign_im, i, out_re, out_im);
         src += expand_lut_bytes_8.count[mask];
     }
     for (; i < steps; ++i) {
@@ -170,11 +199,11 @@ inline void expand_neon64(const float* in, std::size_t count, const std::uint8_t
             zero_step(i);
             continue;
         }
-        uint8x16x2_t source = vld1q_u8_x2(expand_lut_bytes_8.source[mask]);
+        uint8x16x2_t source = load_bytes_32(expand_lut_bytes_8.source[mask]);
         const uint8x16_t moved = vdupq_n_u8(std::uint8_t(4 * (src - last)));
         source.val[0] = vqaddq_u8(source.val[0], moved);
         source.val[1] = vqaddq_u8(source.val[1], moved);
-        expand_step_neon64(last, count, source, s, sign_re, sign_im, i, out_re, out_im);
+        expand_step_neon(last, count, source, s, sign_re, sign_im, i, out_re, out_im);
         src += expand_lut_bytes_8.count[mask];
     }
 }
@@ -214,9 +243,9 @@ void expand(const float* in, std::size_t count, const std::uint8_t* bits, std::s
         if (n % W == 0 && n % 8 == 0 && first % 8 == 0) {  // each half's signs start at a whole byte
             const std::uint8_t* sign_re = signs + first / 8;
             const std::uint8_t* sign_im = signs + (first + n) / 8;
-#if XSIMD_WITH_NEON64
-            if constexpr (std::is_base_of<xsimd::neon64, A>::value) {
-                if (count >= 8) return expand_neon64(in, count, bits, n, scale, sign_re, sign_im, out);
+#if XSIMD_WITH_NEON
+            if constexpr (std::is_base_of<xsimd::neon, A>::value) {
+                if (count >= 8) return expand_neon(in, count, bits, n, scale, sign_re, sign_im, out);
             } else
 #endif
             {
