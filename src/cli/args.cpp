@@ -1,5 +1,5 @@
 // Command-line parsing for the kfm sub-commands: options, positional arguments and strict numbers
-// (the whole text must be a number in range; "12abc", "", "1e999" and "nan" are errors).
+// (the whole text must be a number in range; "12abc", "", "1e999", "nan" and "0x10" are errors).
 #include <limits>
 
 #include "cli/cli.hpp"

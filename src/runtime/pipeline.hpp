@@ -17,12 +17,11 @@ bool pipeline_check_one(const map_state& map, const float* x, void* workspace) n
 // out = phi(x) (output_dim values) for the x that pipeline_check_one passed with the same workspace.
 void pipeline_run_one(const map_state& map, const float* x, float* out, void* workspace) noexcept;
 // Batches: every row of x (n rows of input_dim values, x_stride apart) finite, before and after the PREP
-// shift/scale, checked in the step that also leaves the first pass's rows pre-processed in the workspace
-// (rows per pass: pipeline_rows_per_pass, or fewer that fit). Writes only the workspace.
+// shift/scale (rows per pass: pipeline_rows_per_pass, or fewer that fit). Writes only the workspace.
 bool pipeline_check(const map_state& map, const float* x, std::size_t n, std::size_t x_stride, std::size_t rows,
                     void* workspace) noexcept;
 // out rows = phi of the rows from `begin` (a multiple of rows) on, up to `rows` of them, of a batch that
-// pipeline_check passed with the same n, x_stride, rows and workspace, the passes in order.
+// pipeline_check passed with the same n, x_stride, rows and workspace.
 void pipeline_run(const map_state& map, const float* x, std::size_t n, std::size_t x_stride, std::size_t rows,
                   std::size_t begin, float* out, std::size_t out_stride, void* workspace) noexcept;
 

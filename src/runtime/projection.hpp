@@ -34,6 +34,9 @@ struct projection_ops {
     // profile), from one template over the arithmetic (runtime/output_bound_math.hpp): KFM_OUTPUT_BOUNDS.
     double (*log2_output_bound)(const map_state& map, const input_norms<double>& x);
     float (*log2_output_bound_float)(const map_state& map, const input_norms<float>& x);
+    // Floats of x and t a pass of the batched path keeps under (0: transform.cpp's general limit): a
+    // batched path that runs its rows one by one gains from a pass only while its rows stay in cache.
+    std::size_t batch_pass_floats = 0;
 };
 
 // The batched path's two entries of a projection_ops: (batch_scratch_floats, apply_batch), or both null in

@@ -45,7 +45,8 @@ std::size_t rows_per_pass(const map_state& map, std::size_t batch) {
     if (map.ops->apply_batch == nullptr) return 1;
     const std::size_t per_row = std::size_t(map.meta->work_dim) + map.meta->projection_dim;
     std::size_t rows = batch < max_batch_rows ? batch : max_batch_rows;
-    while (rows > 1 && rows * per_row > max_batch_floats) --rows;
+    const std::size_t limit = map.ops->batch_pass_floats != 0 ? map.ops->batch_pass_floats : max_batch_floats;
+    while (rows > 1 && rows * per_row > limit) --rows;
     return rows == 0 ? 1 : rows;
 }
 
@@ -76,10 +77,11 @@ workspace_layout carve(const map_state& map, std::size_t rows, void* workspace) 
     return w;
 }
 
-// Branch-free, so it vectorises: a float is inf or NaN exactly when its exponent bits are all ones.
-// K independent flags: with one, every vector waits for the previous OR (perf share of an SSF map at
-// (784, 8192): 2.2% with one flag, 1.8% with 16).
-bool all_finite(const float* x, std::size_t n) {
+// Whether every |x_i| <= the float whose bits are `limit_bits` (a finite, non-negative float). Branch-free,
+// so it vectorises: on the bits of |x_i| the float order is the integer order, and inf and NaN lie above every
+// finite float. K independent flags: with one, every vector waits for the previous OR (perf share of an SSF
+// map at (784, 8192): 2.2% with one flag, 1.8% with 16).
+bool all_within(const float* x, std::size_t n, std::uint32_t limit_bits) {
     constexpr std::size_t K = 16;
     std::uint32_t bad[K] = {};
     std::size_t i = 0;
@@ -87,7 +89,7 @@ bool all_finite(const float* x, std::size_t n) {
         for (std::size_t k = 0; k < K; ++k) {
             std::uint32_t u;
             std::memcpy(&u, x + i + k, sizeof u);
-            bad[k] |= std::uint32_t((u & 0x7f800000u) == 0x7f800000u);
+            bad[k] |= std::uint32_t((u & 0x7fffffffu) > limit_bits);
         }
     }
     std::uint32_t any = 0;
@@ -95,10 +97,17 @@ bool all_finite(const float* x, std::size_t n) {
     for (; i < n; ++i) {
         std::uint32_t u;
         std::memcpy(&u, x + i, sizeof u);
-        any |= std::uint32_t((u & 0x7f800000u) == 0x7f800000u);
+        any |= std::uint32_t((u & 0x7fffffffu) > limit_bits);
     }
     return any == 0;
 }
+
+constexpr std::uint32_t largest_finite_bits = 0x7f7fffffu;  // FLT_MAX
+// The bits of float(format::max_input_abs), a power of two: 127 + log2 in the exponent field.
+constexpr std::uint32_t contract_input_bits = std::uint32_t(127 + 20) << 23;
+static_assert(fmt::max_input_abs == (1u << 20), "contract_input_bits encodes 2^20");
+
+bool all_finite(const float* x, std::size_t n) { return all_within(x, n, largest_finite_bits); }
 
 // 2^-e for e the exponent of the largest |x_i|, clamped to [-126, 126] (so 2^-e is a normal float): scaling
 // by it is exact, and keeps the squares of sum_of_squares clear of float's underflow and overflow.
@@ -159,23 +168,24 @@ bool prepare_row(const map_state& map, const workspace_layout& w, std::size_t ro
     return all_finite(x_work, map.meta->input_dim);
 }
 
-// Every row of a batch checked before anything is written, leaving the first pass's `rows` rows prepared:
-// the rows after the first pass go through prepare_row into row 0 (only their check is kept), then the
-// first pass's rows into their own.
+// Every row of a batch checked before anything is written. With PREP, a row with every |x_i| <=
+// format::max_input_abs has a finite x' without computing it (open checked that bound: the finite-output
+// contract, output_bound.hpp), so it costs one read, as without PREP; only a row outside it (large, or not
+// finite) has its x' computed and checked, in the workspace's row 0. Each pass then computes its rows' x'
+// once (prepare_pass).
 bool prepare_batch(const map_state& map, const workspace_layout& w, const float* x, std::size_t n,
-                   std::size_t x_stride, std::size_t rows) {
-    const std::size_t first = n < rows ? n : rows;
-    for (std::size_t r = first; r < n; ++r)
-        if (!prepare_row(map, w, 0, x + r * x_stride)) return false;
-    for (std::size_t r = 0; r < first; ++r)
-        if (!prepare_row(map, w, r, x + r * x_stride)) return false;
+                   std::size_t x_stride) {
+    const bool prep = map.view<section::preprocess>().present();
+    const std::uint32_t limit_bits = prep ? contract_input_bits : largest_finite_bits;
+    for (std::size_t r = 0; r < n; ++r) {
+        const float* row = x + r * x_stride;
+        if (all_within(row, map.meta->input_dim, limit_bits)) continue;
+        if (!prep || !prepare_row(map, w, 0, row)) return false;
+    }
     return true;
 }
 
-// A later pass's rows, checked by prepare_batch: their PREP'd x' again (nothing to do without PREP). The
-// workspace holds one pass, and nothing is written before every row is checked, so a batch computes the
-// x' of the rows after its first pass twice (every row but the first when the projection takes one row
-// per pass, as hadamard's).
+// A pass's rows, checked by prepare_batch: their PREP'd x' into the workspace (nothing to do without PREP).
 void prepare_pass(const map_state& map, const workspace_layout& w, const float* x, std::size_t x_stride,
                   std::size_t rows) {
     if (!map.view<section::preprocess>().present()) return;
@@ -338,13 +348,12 @@ void run_rows(const map_state& map, const workspace_layout& w, const float* x, s
 }
 
 // The pass of a batch that prepare_batch passed whose first row is `begin` (a multiple of rows): up to `rows`
-// rows into out (that pass's first output row). prepare_batch left the first pass prepared; a later pass is
-// prepared here.
+// rows into out (that pass's first output row), prepared here.
 void run_pass(const map_state& map, const workspace_layout& w, const float* x, std::size_t n, std::size_t x_stride,
               std::size_t rows, std::size_t begin, float* out, std::size_t out_stride) {
     const std::size_t count = n - begin < rows ? n - begin : rows;
     const float* pass_x = x + begin * x_stride;
-    if (begin > 0) prepare_pass(map, w, pass_x, x_stride, count);
+    prepare_pass(map, w, pass_x, x_stride, count);
     run_rows(map, w, pass_x, x_stride, count, out, out_stride);
 }
 
@@ -368,7 +377,7 @@ void pipeline_run_one(const map_state& map, const float* x, float* out, void* wo
 
 bool pipeline_check(const map_state& map, const float* x, std::size_t n, std::size_t x_stride, std::size_t rows,
                     void* workspace) noexcept {
-    return prepare_batch(map, carve(map, rows, workspace), x, n, x_stride, rows);
+    return prepare_batch(map, carve(map, rows, workspace), x, n, x_stride);
 }
 
 void pipeline_run(const map_state& map, const float* x, std::size_t n, std::size_t x_stride, std::size_t rows,
@@ -414,7 +423,7 @@ status transform_batch(const map& m, const float* x, std::size_t n, std::size_t 
     std::size_t rows = rows_per_pass(*map, n);
     while (rows > 1 && bytes_for_rows(*map, rows) > workspace_size) --rows;
     const workspace_layout w = carve(*map, rows, workspace);
-    if (!prepare_batch(*map, w, x, n, x_stride, rows)) return status::non_finite_input;  // out still untouched
+    if (!prepare_batch(*map, w, x, n, x_stride)) return status::non_finite_input;  // out still untouched
     for (std::size_t r = 0; r < n; r += rows)
         run_pass(*map, w, x, n, x_stride, rows, r, out + r * out_stride, out_stride);
     return status::ok;

@@ -299,6 +299,9 @@ TEST_CASE("cli: every error is one line on stderr, a non-zero exit and no output
         {build + " --sigma nan", "--sigma"},
         {build + " --sigma 1e999", "--sigma"},
         {build + " --sigma 2x", "--sigma expects a number"},
+        {build + " --sigma 0x10", "--sigma expects a decimal number, got '0x10'"},
+        {"build --method rff --kernel delta-gaussian --weights 1,-0X1p0 --sigmas 1,2 --input-dim 5 --features 20 -o out.kfm",
+         "expects a decimal number"},
         {build + " --order 1", "does not apply to kernel gaussian"},
         // A method option given to a method that does not read it is refused, not built as if absent.
         {build + " --fft-size 8", "option --fft-size does not apply to method rff (it belongs to ssf)"},

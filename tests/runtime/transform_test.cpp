@@ -4,10 +4,12 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 
 #include "common/test_maps.hpp"
+#include "kfm/offline.hpp"
 
 namespace fmt = kfm::format;
 using kfm::status;
@@ -202,6 +204,64 @@ TEST_CASE("transform_batch checks every row before writing any") {
     CHECK(kfm::transform_batch(r.view, xs.data(), n, d, d, out.data(), D, r.ws.data(), 8) == status::workspace_too_small);
     CHECK(out == untouched);
     CHECK(kfm::transform_batch(r.view, xs.data(), 0, d, d, out.data(), D, r.ws.data(), r.ws_bytes()) == status::ok);
+}
+
+TEST_CASE("transform_batch accepts exactly the rows transform accepts, PREP'd x' near the float limit") {
+    // A batch checks a row with every |x_i| <= format::max_input_abs by reading it alone (open bounded PREP's
+    // x' there) and computes x' only for the others: large rows whose x' is finite must still map, with the
+    // single-vector bits, and rows whose x' overflows must still be refused, whichever pass they are in.
+    const float big = std::numeric_limits<float>::max();
+    const float values[] = {0.5f, -3.0f, float(fmt::max_input_abs), std::nextafter(float(fmt::max_input_abs), big),
+                            1e30f, -1e30f, 3e38f, -3e38f, big, -big,
+                            std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()};
+    const float shifts[] = {0.0f, 1e30f, -1e30f, 3e38f / 4, 5.0f};
+    const float scales[] = {1e-10f, 1.0f, -1e5f, 4.0f};
+    dense_spec spec;
+    auto map = make_dense_map(spec);
+    const std::uint32_t d = spec.input_dim, D = map.meta.output_dim;
+    kfm::offline::input_scaling scaling;
+    for (std::uint32_t i = 0; i < d; ++i) {
+        scaling.shift.push_back(shifts[i % 5]);
+        scaling.scale.push_back(i % 5 == 3 ? 1e-30f : scales[i % 4]);  // the 3e38/4 shift: x' stays small
+    }
+    kfm::offline::add_preprocessing(map, scaling);
+    runner r(map, kfm::isa::scalar, 3);
+    const std::vector<float> good = test_vector(d, 4);
+    const std::vector<float> good_out = r.run(good);
+    std::uint64_t state = 12345;
+    int accepted_large = 0, refused = 0;
+    for (int trial = 0; trial < 400; ++trial) {
+        std::vector<float> row = good;
+        for (std::uint32_t i = 0; i < d; ++i) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            if ((state >> 60) < 4) row[i] = values[(state >> 33) % (sizeof values / sizeof values[0])];
+        }
+        CAPTURE(trial);
+        std::vector<float> single(D, -7.0f);
+        const status expected = kfm::transform(r.view, row.data(), d, single.data(), D, r.ws.data(), r.ws_bytes());
+        // The row first, in the middle and last, with one pass of three rows and with one row per pass.
+        for (const std::size_t position : {std::size_t(0), std::size_t(1), std::size_t(2)}) {
+            std::vector<float> xs;
+            for (std::size_t k = 0; k < 3; ++k) xs.insert(xs.end(), k == position ? row.begin() : good.begin(),
+                                                          k == position ? row.end() : good.end());
+            for (const std::size_t bytes : {kfm::workspace_bytes(r.view, 1), r.ws_bytes()}) {
+                std::vector<float> out(3 * D, -7.0f);
+                REQUIRE(kfm::transform_batch(r.view, xs.data(), 3, d, d, out.data(), D, r.ws.data(), bytes) == expected);
+                for (std::size_t k = 0; k < 3; ++k) {
+                    const std::vector<float> got(out.begin() + k * D, out.begin() + (k + 1) * D);
+                    if (expected != status::ok) CHECK(got == std::vector<float>(D, -7.0f));
+                    else CHECK(std::memcmp(got.data(), (k == position ? single : good_out).data(), D * sizeof(float)) == 0);
+                }
+            }
+        }
+        bool large = false;
+        for (const float v : row) large = large || !(std::fabs(v) <= float(fmt::max_input_abs));
+        if (expected == status::ok && large) ++accepted_large;
+        if (expected != status::ok) ++refused;
+    }
+    // Both outcomes occur, and rows beyond max_input_abs are accepted too (the computed check's branch).
+    CHECK(accepted_large > 20);
+    CHECK(refused > 50);
 }
 
 TEST_CASE("status strings are distinct and never null") {

@@ -302,6 +302,9 @@ double parse_finite(const std::string& name, const std::string& text) {
     const double v = text.empty() ? 0.0 : std::strtod(text.c_str(), &end);
     if (text.empty() || end != text.c_str() + text.size() || text.find_first_of(" \t\n") != std::string::npos)
         throw option_error(name + " expects a number, got '" + text + "'");
+    // strtod also reads C's hexadecimal floats ("0x10" is 16): a typo there would build silently.
+    if (text.find_first_of("xX") != std::string::npos)
+        throw option_error(name + " expects a decimal number, got '" + text + "'");
     if (!std::isfinite(v)) throw option_error(name + " value '" + text + "' is not a finite number");
     // ERANGE with a finite result is underflow: a subnormal is a valid value (whether it is usable is
     // the builder's call), only a non-zero text that rounds to zero is unrepresentable.
