@@ -90,11 +90,11 @@ def test_the_cli_and_python_agree_on_every_map_the_registry_builds(tmp_path, met
     if not can_vanish(method, kernel, plain):
         assert mapped.stderr == "" and caught == []
     if method == "nystroem" or (method == "maclaurin-opt" and kernel == "gaussian"):
-        assert py_count is not None  # the far rows (the rational quadratic's only at 3e18, where |x|^2 overflows)
+        assert py_count is not None  # the far rows (the rational quadratic's only at 3e18)
 
 
 def test_arccos_without_reflected_pairs_warns_on_its_negative_cone_but_not_on_a_zero_row():
-    # Both old definitions (nystroem or maclaurin-opt, under a kernel with k(x, x) = 1) missed these maps.
+    # A rule keyed on the method under a kernel with k(x, x) = 1 (nystroem, maclaurin-opt) misses these maps.
     fm = kfm.FeatureMap("orf", "arccos", D_IN, D_IN, seed=3, order=1, arccos_pairs="plain")
     x = rows(400, seed=9)
     phi, caught = transform_warnings(fm, x)

@@ -3,8 +3,9 @@
 // and the Python package (FeatureMap.transform, Model.predict, Model.score) share. A map's features can
 // all be 0 on a region of inputs where its kernel's k(x, x) > 0 when
 //  - its projection is nystroem's kernel against landmarks (every kernel it builds: gaussian, matern,
-//    rational-quadratic): k(x, l) -> 0 far from every landmark and underflows to 0 in float (the
-//    rational quadratic's only where |x - l|^2 overflows), and K_mm^{-1/2} 0 = 0; k(x, x) = 1;
+//    rational-quadratic): k(x, l) -> 0 far from every landmark and reaches 0 in float (the rational
+//    quadratic, which decays only polynomially, at |x - l| ~ 1e15 l for alpha = 1.5, or where |x - l|^2
+//    overflows), and K_mm^{-1/2} 0 = 0; k(x, x) = 1;
 //  - it carries maclaurin-opt's gaussian prefactor exp(-|x'|^2 / 2), which underflows far from the
 //    training mean; k(x, x) = 1;
 //  - it has an arc-cosine segment without reflected pairs (`--arccos-pairs plain`): every row x != 0 with
@@ -23,7 +24,9 @@
 
 namespace kfm::offline {
 
-// Whether the open map's features can all be 0 where its kernel's k(x, x) > 0 (the rule above).
+// Whether the open map's features can all be 0 where its kernel's k(x, x) > 0 (the rule above). It is
+// decided by how the map was built, not by its draws: an arc-cosine map without reflected pairs whose
+// directions happen to leave no negative cone is still true (the counts below find no row then).
 // std::invalid_argument for a map that is not open.
 bool features_can_vanish(const kfm::map& map);
 
