@@ -13,10 +13,10 @@
 //    The cone of such rows is empty for some maps and not for others (any map with D <= d has one).
 // Every other map keeps a feature away from 0 wherever k(x, x) > 0, or loses all of them only on a set
 // of measure zero: cos/sin pairs sum to their weight squared; reflected arc-cosine pairs are both 0 only
-// for x orthogonal to every direction, rff-phase's cos(w.x + b) only where D <= d equations w.x + b = pi/2
-// mod pi hold at once, the polynomial maps' products of projections (beside their constant: the appended
-// sqrt(q), or c_0) only on intersections of hyperplanes. Under arc-cosine x = 0 has k(0, 0) = 0, as its
-// features do.
+// for x orthogonal to every direction, rff-phase's cos(w.x + b) only at inputs solving all D equations
+// w.x + b = pi/2 (mod pi) at once (which exist only for D <= d), the polynomial maps' products of
+// projections only on intersections of hyperplanes (beside their constant: the appended sqrt(q), or c_0).
+// Under arc-cosine x = 0 has k(0, 0) = 0, as its features do, and is not counted.
 #pragma once
 #include <cstddef>
 
