@@ -96,8 +96,8 @@ def _warn_vanished_rows(vanished: int, rows: int, kernel: str, method: str, stac
         return
     # Arc-cosine's k(x, x) = |x|^(2b) J_b(0) / pi is positive for x != 0; the other kernels that can vanish have 1.
     arccos = kernel == "arccos"
-    where = ("rows on the negative side of every direction of a map without reflected pairs; "
-             "arccos_pairs='reflected' has none") if arccos else f"rows far from the data the {method} map was built from"
+    where = ("rows on the negative side of every direction of a map without reflected pairs; arccos_pairs='reflected' "
+             "has none") if arccos else f"rows far from the data the {method} map was built from"
     warnings.warn(f"{vanished} of {rows} rows of X have all-zero features, so the map estimates k(x, x) = 0 for "
                   f"them where the {kernel} kernel's is {'positive' if arccos else 1}{consequence} ({where})",
                   RuntimeWarning, stacklevel=stacklevel + 2)

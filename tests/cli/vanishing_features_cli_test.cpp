@@ -34,9 +34,10 @@ void write_rows(const scratch& s) {
 std::size_t all_zero_rows_but_the_first(const scratch& s, const std::string& name) {
     const kfm::offline::npy_array phi = kfm::offline::read_npy(s.path(name));
     std::size_t count = 0;
-    for (std::size_t r = 1; r < phi.rows; ++r)
-        count += std::all_of(phi.data.begin() + std::ptrdiff_t(r * phi.cols), phi.data.begin() + std::ptrdiff_t((r + 1) * phi.cols),
-                             [](float v) { return v == 0.0f; });
+    for (std::size_t r = 1; r < phi.rows; ++r) {
+        const auto row = phi.data.begin() + std::ptrdiff_t(r * phi.cols);
+        count += std::all_of(row, row + std::ptrdiff_t(phi.cols), [](float v) { return v == 0.0f; });
+    }
     return count;
 }
 

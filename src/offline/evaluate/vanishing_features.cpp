@@ -75,7 +75,8 @@ std::size_t vanished_predictions(const kfm::map& model, const float* x, const fl
     const std::size_t k = bias.size(), d = model.input_dim();
     std::vector<float> candidates;
     for (std::size_t r = 0; r < rows; ++r)
-        if (std::equal(bias.begin(), bias.end(), scores + r * k)) candidates.insert(candidates.end(), x + r * d, x + (r + 1) * d);
+        if (std::equal(bias.begin(), bias.end(), scores + r * k))
+            candidates.insert(candidates.end(), x + r * d, x + (r + 1) * d);
     return vanished_rows(model, candidates.data(), candidates.size() / std::max<std::size_t>(1, d));
 }
 
