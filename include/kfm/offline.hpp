@@ -255,3 +255,4 @@ inline bool kernel_from_name(const std::string& name, format::kernel* out) {
 #include "kfm/offline/npy.hpp"           // NumPy .npy arrays
 #include "kfm/offline/parallel_map.hpp"  // phi of many rows on several threads
 #include "kfm/offline/synthetic.hpp"     // synthetic data sets
+#include "kfm/offline/vanishing_features.hpp"  // rows whose features all vanish where k(x, x) > 0

@@ -87,6 +87,22 @@ def _reads_data(method: str) -> bool:
 BUILD_OPTIONS: Dict[str, Dict[str, Any]] = {row["name"]: row for row in _kfm.option_table()}
 
 
+def _warn_vanished_rows(vanished: int, rows: int, kernel: str, method: str, stacklevel: int,
+                        consequence: str = "") -> None:
+    """The RuntimeWarning about rows whose features are all 0 where the kernel's k(x, x) > 0 (kfm map's;
+    the library counts them: kfm/offline/vanishing_features.hpp states which maps can have them), attributed
+    to the caller `stacklevel` frames above this function's caller."""
+    if not vanished:
+        return
+    # Arc-cosine's k(x, x) = |x|^(2b) J_b(0) / pi is positive for x != 0; the other kernels that can vanish have 1.
+    arccos = kernel == "arccos"
+    where = ("rows on the negative side of every direction of a map without reflected pairs; arccos_pairs='reflected' "
+             "has none") if arccos else f"rows far from the data the {method} map was built from"
+    warnings.warn(f"{vanished} of {rows} rows of X have all-zero features, so the map estimates k(x, x) = 0 for "
+                  f"them where the {kernel} kernel's is {'positive' if arccos else 1}{consequence} ({where})",
+                  RuntimeWarning, stacklevel=stacklevel + 2)
+
+
 def _require_dense(X: Any, name: str = "X") -> None:
     """TypeError for a SciPy sparse matrix or array, which np.asarray would turn into a 0-d object array."""
     if type(X).__module__.startswith("scipy.sparse"):
@@ -230,10 +246,9 @@ class FeatureMap:
     def _open(self, data: bytes, isa: str) -> None:
         self._map = _kfm.Map(data, isa)
         self._requested_isa = isa
-        # The maps whose features all vanish for rows far from the data they were built from (maclaurin-opt's
-        # gaussian prefactor, nystroem's landmarks), where the kernel's k(x, x) is 1: transform warns then.
-        self._rows_can_vanish = bool(json.loads(self._map.inspect_json(""))["gaussian_prefactor"] or
-                                     METHODS.get(self._map.method, {}).get("landmarks_from_data", False))
+        # The library's rule (inspect's "features_can_vanish"): transform then counts the rows whose features
+        # are all 0 where the kernel's k(x, x) > 0, and warns.
+        self._rows_can_vanish = bool(json.loads(self._map.inspect_json(""))["features_can_vanish"])
 
     def to_bytes(self) -> bytes:
         """The .kfm file's bytes."""
@@ -347,8 +362,10 @@ class FeatureMap:
         Warns
         -----
         RuntimeWarning
-            When rows get all-zero features from a map whose features vanish far from the data it was
-            built from (maclaurin-opt's gaussian, nystroem): k(x, x) is estimated 0 there, not 1.
+            When rows get all-zero features where the kernel's k(x, x) > 0, so k(x, x) is estimated 0 there:
+            far from the data a nystroem or gaussian maclaurin-opt map was built from, or (arc-cosine maps
+            with arccos_pairs="plain") on the negative side of every direction of the map. Other maps
+            cannot give such rows (inspect()'s "features_can_vanish" is False for them).
         """
         _require_dense(X)
         X = np.asarray(X)
@@ -358,14 +375,8 @@ class FeatureMap:
             raise ValueError(f"X has {rows.shape[1]} features, but the map expects {self.input_dim}")
         out = np.empty((rows.shape[0], self.output_dim), dtype=np.float32)
         self._map.transform(rows, out, _threads(n_jobs))
-        if self._rows_can_vanish and self.output_dim > 0:
-            # An all-zero row has a zero last feature: that column first, a pass over the whole row only then.
-            candidates = np.flatnonzero(out[:, -1] == 0)
-            vanished = int(np.count_nonzero(~out[candidates].any(axis=1))) if candidates.size else 0
-            if vanished:
-                warnings.warn(f"{vanished} of {rows.shape[0]} rows of X have all-zero features, so the map estimates "
-                              f"k(x, x) = 0 for them where the {self.kernel} kernel's is 1 (rows far from the data "
-                              f"the {self.method} map was built from)", RuntimeWarning, stacklevel=2)
+        if self._rows_can_vanish:
+            _warn_vanished_rows(self._map.vanished_rows(rows, out), rows.shape[0], self.kernel, self.method, 1)
         return out if out_dtype == np.float32 else out.astype(np.float64)
 
     def kernel_estimate(self, phi_x: npt.ArrayLike, phi_y: npt.ArrayLike) -> float:
@@ -463,8 +474,7 @@ class Model:
     """
 
     def __init__(self, path: PathLike, isa: str = "auto") -> None:
-        self._map = FeatureMap.load(path, isa)._map
-        self._requested_isa = isa
+        self._adopt(FeatureMap.load(path, isa), isa)
         self._require_head(os.fspath(path))
 
     @classmethod
@@ -479,10 +489,14 @@ class Model:
             As for the constructor.
         """
         self = cls.__new__(cls)
-        self._map = FeatureMap.from_bytes(data, isa)._map
-        self._requested_isa = isa
+        self._adopt(FeatureMap.from_bytes(data, isa), isa)
         self._require_head("the data")
         return self
+
+    def _adopt(self, feature_map: FeatureMap, isa: str) -> None:
+        self._map = feature_map._map
+        self._requested_isa = isa
+        self._rows_can_vanish = feature_map._rows_can_vanish
 
     def _require_head(self, where: str) -> None:
         if self._map.task is None:
@@ -521,6 +535,10 @@ class Model:
         scores = np.empty((rows.shape[0], self.n_outputs), dtype=np.float32)
         labels = np.zeros(rows.shape[0], dtype=np.int32)
         self._map.predict(rows, scores, labels)
+        if self._rows_can_vanish:
+            # A row whose features are all 0 scores the head's bias exactly: only those rows are mapped again.
+            _warn_vanished_rows(self._map.vanished_predictions(rows, scores), rows.shape[0], self._map.kernel,
+                                self._map.method, 2, ", and the model predicts its bias alone")
         return scores, labels
 
     def decision_function(self, X: npt.ArrayLike) -> npt.NDArray[np.float32]:
@@ -534,6 +552,13 @@ class Model:
         -------
         ndarray, float32
             Shape (n_samples,) for one output, (n_samples, n_outputs) otherwise.
+
+        Warns
+        -----
+        RuntimeWarning
+            As `FeatureMap.transform`, when rows get all-zero features where the kernel's k(x, x) > 0: the
+            model predicts its bias alone for them (the rows scoring the bias exactly are mapped again to
+            count them; the output is unchanged).
         """
         scores, _ = self._run(X)
         return scores[:, 0] if self.n_outputs == 1 else scores
@@ -551,8 +576,17 @@ class Model:
             Labels (n_samples,) for classifiers, of `classes_`'s dtype (a pipeline's own label dtype
             when `kfm.sklearn.export` wrote the file); values (n_samples,) or (n_samples, n_outputs) for
             regression.
+
+        Warns
+        -----
+        RuntimeWarning
+            As `FeatureMap.transform`, when rows get all-zero features where the kernel's k(x, x) > 0: the
+            model predicts its bias alone for them (the rows scoring the bias exactly are mapped again to
+            count them; the output is unchanged).
         """
-        scores, labels = self._run(X)
+        return self._predicted(*self._run(X))
+
+    def _predicted(self, scores: np.ndarray, labels: np.ndarray) -> np.ndarray:
         if self.task != "regression":
             return labels.astype(self._map.label_type)  # exact: the file's labels fit their type
         return scores[:, 0] if self.n_outputs == 1 else scores
@@ -571,9 +605,16 @@ class Model:
         ValueError
             For a classifier, when y holds a value that is not an integer within int32 (as `kfm score`;
             it could only be scored as a miss).
+
+        Warns
+        -----
+        RuntimeWarning
+            As `FeatureMap.transform`, when rows get all-zero features where the kernel's k(x, x) > 0: the
+            model predicts its bias alone for them (the rows scoring the bias exactly are mapped again to
+            count them; the output is unchanged).
         """
         y = np.asarray(y)
-        predicted = self.predict(X)
+        predicted = self._predicted(*self._run(X))
         if self.task != "regression":
             y = y.reshape(predicted.shape)
             _check_class_labels(y)

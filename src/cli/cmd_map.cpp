@@ -34,7 +34,7 @@ int run_map(const std::vector<std::string>& argv) {
         throw cli_error(in_path + ": " + e.what());
     }
     offline::write_npy_f32(out_path, x.rows, out_dim, out.data());
-    warn_vanished_rows("map", v, vanished_rows(v, out.data(), x.rows), x.rows, in_path, "");
+    warn_vanished_rows("map", v, offline::vanished_rows(v, x.data.data(), out.data(), x.rows), x.rows, in_path, "");
     return 0;
 }
 

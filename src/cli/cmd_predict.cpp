@@ -38,8 +38,8 @@ int run_predict(const std::vector<std::string>& argv) {
     }
     if (!scores_path.empty()) outputs.add(scores_path, scores);
     outputs.commit();
-    warn_vanished_rows("predict", model.view, vanished_rows(model.view, x, p.scores), x.rows, in_path,
-                       ", and the model predicts its bias alone");
+    const std::size_t vanished = offline::vanished_predictions(model.view, x.data.data(), p.scores.data(), x.rows);
+    warn_vanished_rows("predict", model.view, vanished, x.rows, in_path, ", and the model predicts its bias alone");
     return 0;
 }
 

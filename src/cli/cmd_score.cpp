@@ -23,8 +23,8 @@ int run_score(const std::vector<std::string>& argv) {
     if (x.rows == 0) throw cli_error(x_path + ": no rows to score (the file holds 0 rows)");
     const offline::predictions p = predict_rows(model, x, x_path);
     const double score = score_predictions(model, p, y, y_path);
-    warn_vanished_rows("score", model.view, vanished_rows(model.view, x, p.scores), x.rows, x_path,
-                       ", and the model predicts its bias alone");
+    const std::size_t vanished = offline::vanished_predictions(model.view, x.data.data(), p.scores.data(), x.rows);
+    warn_vanished_rows("score", model.view, vanished, x.rows, x_path, ", and the model predicts its bias alone");
     const char* metric = classify ? "accuracy" : "r2";
     if (args.has("--json")) {
         std::printf("{\"metric\": \"%s\", \"value\": %s, \"rows\": %zu}\n", metric, json_number(score).c_str(), x.rows);

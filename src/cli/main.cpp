@@ -95,8 +95,10 @@ Applies the map to every row of X (float32/float64/integer, C or Fortran order, 
 array is one row) and writes phi(X) as float32 C-order (N, output_dim).
   --threads N       host threads mapping blocks of rows (default: every core); the output does not
                     depend on N
-A warning on stderr counts the rows whose features are all 0 under a kernel with k(x, x) = 1
-(rows far from the data a maclaurin-opt or nystroem map was built from).
+A warning on stderr counts the rows whose features are all 0 where the kernel's k(x, x) > 0 (rows far
+from the data a nystroem or gaussian maclaurin-opt map was built from; rows on the negative side of every
+direction of an arc-cosine map built with --arccos-pairs plain); 'kfm inspect --json' says whether a map
+can have them ("features_can_vanish").
 )";
 
 const char* const eval_help = R"(usage: kfm eval FILE --data X.npy [--samples 550] [--runs R] [--seed S] [--json]

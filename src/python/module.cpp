@@ -121,6 +121,38 @@ public:
         if (s != kfm::status::ok) throw py::value_error(std::string("predict refused X: ") + kfm::status_string(s));
     }
 
+    // offline::vanished_rows: how many rows of phi (transform's output for x) are all 0 where k(x, x) > 0.
+    std::size_t vanished_rows(const py::array& x, const py::array& phi) const {
+        require_rows(x, "X", map_.input_dim(), false);
+        require_rows(phi, "phi", map_.output_dim(), false);
+        if (phi.shape(0) != x.shape(0)) throw py::value_error("phi must have as many rows as X");
+        return kfm::offline::vanished_rows(map_, static_cast<const float*>(x.data()),
+                                           static_cast<const float*>(phi.data()), std::size_t(x.shape(0)));
+    }
+
+    // offline::vanished_predictions: the same for the rows of x predict gave `scores`, mapping only the
+    // rows that score the head's bias exactly.
+    std::size_t vanished_predictions(const py::array& x, const py::array& scores) const {
+        require_rows(x, "X", map_.input_dim(), false);
+        require_rows(scores, "scores", map_.head_outputs(), false);
+        if (scores.shape(0) != x.shape(0)) throw py::value_error("scores must have as many rows as X");
+        const float* xp = static_cast<const float*>(x.data());
+        const float* sp = static_cast<const float*>(scores.data());
+        const std::size_t n = std::size_t(x.shape(0));
+        std::size_t count = 0;
+        std::string error;
+        {
+            py::gil_scoped_release release;
+            try {
+                count = kfm::offline::vanished_predictions(map_, xp, sp, n);
+            } catch (const std::exception& e) {
+                error = e.what();
+            }
+        }
+        if (!error.empty()) throw py::value_error(error);
+        return count;
+    }
+
     double kernel_estimate(const py::array& phi_x, const py::array& phi_y) const {
         for (const py::array* a : {&phi_x, &phi_y})
             if (!py::isinstance<f32_array>(*a) || a->ndim() != 1 || !(a->flags() & py::array::c_style) ||
@@ -424,6 +456,8 @@ PYBIND11_MODULE(_kfm, m) {
         .def("inspect_json", &py_map::inspect_json, py::arg("path") = "")
         .def("transform", &py_map::transform, py::arg("x"), py::arg("out"), py::arg("threads"))
         .def("predict", &py_map::predict, py::arg("x"), py::arg("scores"), py::arg("labels"))
+        .def("vanished_rows", &py_map::vanished_rows, py::arg("x"), py::arg("phi"))
+        .def("vanished_predictions", &py_map::vanished_predictions, py::arg("x"), py::arg("scores"))
         .def("kernel_estimate", &py_map::kernel_estimate)
         .def("exact_gram", &py_map::exact_gram);
 }

@@ -88,6 +88,11 @@ int main(int argc, char** argv) {
         const off::predictions p = off::predict_rows(fitted.view, x.data(), rows, d);
         check(off::score_predictions(fitted.view, p, rows, y.data(), 1) == accuracy,
               "score_predictions differs from score_rows");
+        // An orf gaussian map keeps a feature away from 0 for every row: nothing vanishes, through either count.
+        check(!off::features_can_vanish(fitted.view) &&
+                  off::vanished_rows(fitted.view, x.data(), rows) == 0 &&
+                  off::vanished_predictions(fitted.view, x.data(), p.scores.data(), rows) == 0,
+              "rows of an orf gaussian model were counted as vanished");
         std::vector<std::int64_t> predicted(p.labels.begin(), p.labels.end());
         off::write_npy_i64_vector(dir + "/labels.npy", rows, predicted.data());
 

@@ -10,6 +10,7 @@ namespace kfm::offline {
 // One JSON object on one line (no newline): "file" (`name`), "file_bytes", "workspace_bytes" (per
 // vector), "format_version", "method" (and the option value the method records, gq's "gq_nodes"),
 // "kernel", "kernel_params", the dimensions, "projection", "output_convention", "normalize_input",
+// "gaussian_prefactor", "features_can_vanish" (the rule of kfm/offline/vanishing_features.hpp),
 // "seed", "isa", "preprocessing", "head", "segments" and "sections" (tag, dtype, count, bytes, offset).
 std::string describe_map_json(const map_file& file, const std::string& name);
 

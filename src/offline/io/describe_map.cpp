@@ -255,6 +255,8 @@ std::string describe_map_json(const map_file& file, const std::string& name) {
     j += ", \"normalize_input\": " + std::string(normalizes ? "true" : "false");
     // maclaurin-opt's gaussian: its PREP centres the input for the prefactor, part of the map (not a model's scaler).
     j += ", \"gaussian_prefactor\": " + std::string((m.flags & format::meta_flag_gaussian_prefactor) != 0 ? "true" : "false");
+    // Whether rows can get all-zero features where the kernel's k(x, x) > 0 (kfm/offline/vanishing_features.hpp).
+    j += ", \"features_can_vanish\": " + std::string(features_can_vanish(v) ? "true" : "false");
     j += ", \"seed\": " + std::to_string(m.seed);
     j += ", \"isa\": " + json_string(kfm::isa_name(v.active_isa()));
     j += describe_model(v).json;
