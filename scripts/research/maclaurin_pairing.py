@@ -87,7 +87,7 @@ def bit_reversed(n):
     return np.array([int(format(j, f"0{bits}b")[::-1], 2) for j in range(n)])
 
 
-# A variant is (input, rows, basis). input(x, d2, rng): how block b >= 1 transforms x' before its own H D_b.
+# A variant is (input, rows, basis). input(x, d2, rng, b): how block b >= 1 transforms x' before its own H D_b.
 # rows(d2, rng): the rows factor 0 and factor 1 of a pass read for its features j. basis: None, or k (the top
 # k principal axes of the training rows moved onto coordinates 0..k-1 by k Householder reflections, every
 # block's input, block 0 included: an orthogonal map, so the linear terms stay exact), or "all" (every
@@ -136,20 +136,29 @@ def rows_two_permutations(d2, rng):  # dp-rfs: each factor's rows an independent
     return rng.permutation(d2), rng.permutation(d2)
 
 
-def input_plain(x, d2, rng):
+def input_plain(x, d2, rng, block):
     return x
 
 
-def input_rolled(x, d2, rng):  # x' read from a random offset, wrapping round (contiguous)
+def input_rolled(x, d2, rng, block):  # x' read from a random offset, wrapping round (contiguous)
     return np.roll(x, rng.randint(1, d2), axis=1)
 
 
-def input_permuted(x, d2, rng):
+def input_permuted(x, d2, rng, block):
     return x[:, rng.permutation(d2)]
 
 
-def input_second_stage(x, d2, rng):  # H D' x' first: the block is H D_b H D'
+def input_second_stage(x, d2, rng, block):  # H D' x' first: the block is H D_b H D'
     return (x * rng.choice([-1.0, 1.0], d2)) @ hadamard(d2).T
+
+
+def input_bit_reversed_odd(x, d2, rng, block):
+    """Odd blocks read x' in bit-reversed coordinate order, so every pass of the chain pairs a block in the
+    natural order with one in bit-reversed order. With the same row of both factors this is, in
+    distribution, the odd block's rows bit-reversed (the Sylvester matrix commutes with the bit reversal,
+    P H = H P, and P D P is another sign diagonal): contiguous products, the permutation moved to the copy
+    of x' into the block."""
+    return x[:, bit_reversed(d2)] if block % 2 else x
 
 
 def basis_matrix(axes, basis):
@@ -181,9 +190,11 @@ VARIANTS = {
     "principal axes, bit-reversed rows": (input_plain, rows_bit_reversed, "all"),
 }
 for _k in (1, 2, 4):
-    for _name, _rows in (("rotated rows", rows_rotated), ("random matching", rows_random_matching),
-                         ("bit-reversed rows", rows_bit_reversed)):
-        VARIANTS[f"top {_k} principal axes, {_name}"] = (input_plain, _rows, _k)
+    for _name, _input, _rows in (("rotated rows", input_plain, rows_rotated),
+                                 ("random matching", input_plain, rows_random_matching),
+                                 ("bit-reversed rows", input_plain, rows_bit_reversed),
+                                 ("odd blocks' input bit-reversed, same row", input_bit_reversed_odd, rows_same)):
+        VARIANTS[f"top {_k} principal axes, {_name}"] = (_input, _rows, _k)
 ALL_ROWS = {"rotated rows, all d2 rows (D + 1 outputs)"}
 
 
@@ -228,7 +239,7 @@ def gram_errors(train, test, sigma, multiple, seeds, variants):
             rng = np.random.RandomState(2000 + seed)
             # Block b's input transform: the same for x and y, drawn from its own seed.
             block_seeds = rng.randint(0, 2 ** 31, len(counts) + 1)
-            inputs = {b: (lambda z, s=int(block_seeds[b]): make_input(z, d2, np.random.RandomState(s)))
+            inputs = {b: (lambda z, b=b, s=int(block_seeds[b]): make_input(z, d2, np.random.RandomState(s), b))
                       for b in range(1, len(counts) + 1)}
             rotated = prime if basis is None else [p @ basis_matrix(axes, basis) for p in prime]
             rows = []
@@ -276,7 +287,8 @@ def main():
                 errors, bias = gram_errors(train.astype(np.float64), test.astype(np.float64), sigma, multiple,
                                            o.seeds, variants)
                 m, h = mean_ci(bias)
-                print(f"| {name} | {multiple}d | degree 2 exact: the dropped degrees' bias alone | {m:.4g} ± {h:.2g} | |")
+                print(f"| {name} | {multiple}d | degree 2 exact: the dropped degrees' bias alone | "
+                      f"{m:.4g} ± {h:.2g} | |")
                 base = errors[variants[0]]
                 for v in variants:
                     m, h = mean_ci(errors[v])
