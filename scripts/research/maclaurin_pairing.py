@@ -191,6 +191,7 @@ VARIANTS = {
 }
 for _k in (1, 2, 4):
     for _name, _input, _rows in (("rotated rows", input_plain, rows_rotated),
+                                 ("offset r of fewest XOR-kept pairs", input_plain, rows_fixed_offset),
                                  ("random matching", input_plain, rows_random_matching),
                                  ("bit-reversed rows", input_plain, rows_bit_reversed),
                                  ("odd blocks' input bit-reversed, same row", input_bit_reversed_odd, rows_same)):
