@@ -129,16 +129,17 @@ void butterfly_simplex_registers(const float* x, float* t, unsigned d, const flo
     }
 }
 
-// The rules in registers, K registers each: four at a time while they fit (K <= 2 on AVX2, K <= 4 on
-// AVX-512), two at a time up to K = 8 (spilling some on AVX2, still faster), one at a time for sixteen,
-// which fill AVX-512's registers alone (measured faster than two).
+// The rules in registers, K registers each: four at a time up to K = 4 (on AVX2, d = 32, that spills some
+// and is still faster: 0.91x the single-vector time of two at a time), two at a time up to K = 8 (spilling
+// some on AVX2, still faster), one at a time for sixteen, which fill AVX-512's registers alone (measured
+// faster than two).
 template <std::size_t K, class A>
 void butterfly_simplex_register_rules(const float* x, float* t, unsigned rules, unsigned d, const float* cs,
                                       std::size_t cs_stride, const std::uint32_t* perm, unsigned repeats,
                                       const float* r, const float* diag, float* scratch) noexcept {
     const std::size_t t_stride = std::size_t(d) + 1;
     unsigned k = 0;
-    if constexpr (K <= (lanes<A> == 16 ? 4 : 2))
+    if constexpr (K <= 4)
         for (; k + 4 <= rules; k += 4)
             butterfly_simplex_registers<4, K, A>(x, t + k * t_stride, d, cs + k * cs_stride, cs_stride,
                                                  perm + std::size_t(k) * d, repeats, r, diag, scratch);
