@@ -54,6 +54,8 @@ TEST_CASE("cli: kfm map warns about arc-cosine rows on the negative side of ever
     write_rows(s);
     REQUIRE(s.kfm(plain + "-o plain.kfm").exit_code == 0);
     CHECK(s.kfm("inspect --json plain.kfm").out.find("\"features_can_vanish\": true") != std::string::npos);
+    CHECK(s.kfm("inspect plain.kfm").out.find("\nall-zero features possible for rows where k(x, x) > 0") !=
+          std::string::npos);
     const run_result mapped = s.kfm("map plain.kfm --in x.npy --out phi.npy");
     REQUIRE_MESSAGE(mapped.exit_code == 0, mapped.err);
     const std::size_t vanished = all_zero_rows_but_the_first(s, "phi.npy");
@@ -62,6 +64,7 @@ TEST_CASE("cli: kfm map warns about arc-cosine rows on the negative side of ever
     // The default reflected pairs keep a nonzero feature for every x != 0: no field, no warning.
     REQUIRE(s.kfm("build --method orf --kernel arccos --order 1 --input-dim 3 --features 6 -o pairs.kfm").exit_code == 0);
     CHECK(s.kfm("inspect --json pairs.kfm").out.find("\"features_can_vanish\": false") != std::string::npos);
+    CHECK(s.kfm("inspect pairs.kfm").out.find("all-zero features") == std::string::npos);
     const run_result paired = s.kfm("map pairs.kfm --in x.npy --out pairs.npy");
     REQUIRE(paired.exit_code == 0);
     CHECK(paired.err.empty());

@@ -311,6 +311,9 @@ std::string describe_map_text(const map_file& file, const std::string& name) {
     append_formatted(t, "projection        %s (work_dim %u, projection_dim %u)\n", projection_name(m.projection),
                      m.work_dim, m.projection_dim);
     append_formatted(t, "output convention %s\n", output_convention_name(m.output_convention));
+    if (features_can_vanish(v))
+        t += "all-zero features possible for rows where k(x, x) > 0 (docs/reliability.md): kfm map, predict and "
+             "score count them\n";
     append_formatted(t, "seed              %llu\n", static_cast<unsigned long long>(m.seed));
     append_formatted(t, "isa               %s\n", kfm::isa_name(v.active_isa()));
     t += model.text;
