@@ -103,9 +103,14 @@ bool all_within(const float* x, std::size_t n, std::uint32_t limit_bits) {
 }
 
 constexpr std::uint32_t largest_finite_bits = 0x7f7fffffu;  // FLT_MAX
-// The bits of float(format::max_input_abs), a power of two: 127 + log2 in the exponent field.
-constexpr std::uint32_t contract_input_bits = std::uint32_t(127 + 20) << 23;
-static_assert(fmt::max_input_abs == (1u << 20), "contract_input_bits encodes 2^20");
+// The bits of the float 2^e = v (v a power of two below 2^127): 127 + e in the exponent field.
+constexpr std::uint32_t power_of_two_float_bits(std::uint32_t v) {
+    std::uint32_t e = 0;
+    while ((std::uint32_t(1) << e) < v) ++e;
+    return (127 + e) << 23;
+}
+static_assert((fmt::max_input_abs & (fmt::max_input_abs - 1)) == 0, "max_input_abs is a power of two");
+constexpr std::uint32_t contract_input_bits = power_of_two_float_bits(fmt::max_input_abs);
 
 bool all_finite(const float* x, std::size_t n) { return all_within(x, n, largest_finite_bits); }
 
