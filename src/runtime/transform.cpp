@@ -301,24 +301,6 @@ void features(const map_state& map, const float* t, float* out) {
     }
 }
 
-// meta_flag_gaussian_prefactor: every output times exp(-|x'|^2 / 2), x' the input after PREP (the first
-// input_dim values of x_work). The factor is at most 1, so it cannot take a finite output out of range. A
-// normal float factor scales in float (a loop that vectorises: the outputs within a float rounding of the
-// double product); a smaller one, for inputs far from the shift, in double as before (float(factor) would
-// lose its bits or flush to zero). |x'|^2 is summed here, from x_work, not in prepare_row's step: the same
-// bits either way, but the double partial sums made that step's loop scalar (twice a d = 256 map's time on
-// x86-64's baseline build), and a batch would have to keep every row's sum until its pass.
-void apply_gaussian_prefactor(const map_state& map, const float* x_work, float* out) {
-    const fmt::map_meta& m = *map.meta;
-    const accumulator factor = std::exp(accumulator(-0.5) * sum_of_squares(x_work, m.input_dim, accumulator(1)));
-    if (factor >= accumulator(std::numeric_limits<float>::min())) {
-        const float f = static_cast<float>(factor);
-        for (std::uint32_t i = 0; i < m.output_dim; ++i) out[i] *= f;
-    } else {
-        for (std::uint32_t i = 0; i < m.output_dim; ++i) out[i] = static_cast<float>(factor * accumulator(out[i]));
-    }
-}
-
 // Whether pre-processing would copy x unchanged (no PREP, normalisation, padding or appended value).
 bool preprocess_is_copy(const map_state& map) {
     const fmt::map_meta& m = *map.meta;
@@ -346,10 +328,13 @@ void run_rows(const map_state& map, const workspace_layout& w, const float* x, s
         ops->apply(map, x_work, w.t, w.scratch);
     }
     for (std::size_t r = 0; r < rows; ++r) features(map, w.t + r * m.projection_dim, out + r * out_stride);
-    // Built with the identity nonlinearity (maclaurin-opt's linear terms), so a trimmed firmware without
-    // it links no exp; open refuses the flag there (verify_map).
+    // meta_flag_gaussian_prefactor: every output (features and constants) times exp(-|x'|^2 / 2), x' the input
+    // after PREP (the first input_dim values of each x_work row), for the pass's rows in one kernel call. The
+    // factor is at most 1, so it cannot take a finite output out of range. Built with the identity nonlinearity
+    // (maclaurin-opt's linear terms), so a trimmed firmware without it links no exp; open refuses the flag
+    // there (verify_map).
     if (detail::nonlinearity_built(fmt::nonlinearity::identity) && (m.flags & fmt::meta_flag_gaussian_prefactor) != 0)
-        for (std::size_t r = 0; r < rows; ++r) apply_gaussian_prefactor(map, x_work + r * m.work_dim, out + r * out_stride);
+        map.kernels->gaussian_prefactor(x_work, m.work_dim, m.input_dim, rows, out, out_stride, m.output_dim);
 }
 
 // The pass of a batch that prepare_batch passed whose first row is `begin` (a multiple of rows): up to `rows`
