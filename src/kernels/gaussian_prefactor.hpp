@@ -99,7 +99,7 @@ void gaussian_prefactor(const float* x, std::size_t x_stride, std::size_t d, std
         for (std::size_t r = 0; r < rows; ++r)
             scale_row(out + r * out_stride, out_dim, std::exp(accumulator(-0.5) * squared_norm(x + r * x_stride, d)));
     } else {
-        static_assert(std::is_same<accumulator, double>::value, "double vectors only where the accumulator is double");
+        static_assert(L == 1 || std::is_same<accumulator, double>::value, "double vectors only where the accumulator is double");
         using V = xsimd::batch<double, A>;
         // In three passes over up to `chunk` rows, so that the rows' sums, exps and scalings each overlap
         // their latencies (one row's exp waits on its sum's additions, its scaling on the exp).
