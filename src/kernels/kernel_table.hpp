@@ -7,6 +7,7 @@
 
 #include "kfm/format.hpp"
 #include "kfm/kfm.hpp"
+#include "runtime/accumulator.hpp"
 
 namespace kfm::detail {
 
@@ -125,11 +126,11 @@ struct kernel_table {
     // dot products with x (kernels/kernel_of_dots.hpp). dot == out is allowed.
     void (*kernel_of_dots)(const float* dot, const float* l_sq, float x_sq, const landmark_kernel& k, std::size_t n,
                            float* out);
-    // out[r out_stride + j] *= exp(-|x_r|^2 / 2) for r < rows, j < out_dim, x_r the d floats at x + r x_stride
-    // (maclaurin-opt's Gaussian prefactor, kernels/gaussian_prefactor.hpp): a row gets the same bits whatever
+    // factors[r] = exp(-|x_r|^2 / 2) for r < rows, x_r the d floats at x + r x_stride (maclaurin-opt's Gaussian
+    // prefactor, kernels/gaussian_factors.hpp), in the runtime's accumulator: a row gets the same bits whatever
     // its batch.
-    void (*gaussian_prefactor)(const float* x, std::size_t x_stride, std::size_t d, std::size_t rows, float* out,
-                               std::size_t out_stride, std::size_t out_dim);
+    void (*gaussian_factors)(const float* x, std::size_t x_stride, std::size_t d, std::size_t rows,
+                             accumulator* factors);
 };
 
 // The widest butterfly_simplex_batch_rows of any ISA (8: AVX2, and AVX-512, which runs the 8-lane kernel),
@@ -142,13 +143,13 @@ constexpr unsigned max_butterfly_simplex_batch_rows = 8;
 constexpr bool is_complete(const kernel_table& t) noexcept {
     const auto& [id, fft, butterfly, fwht, gemv, gemm, features, block_product, complex_block_product, fft_batch_lanes, fft_batch, fft_batch_row, flip_signs, expand,
                  butterfly_simplex_batch_rows, butterfly_simplex_batch, butterfly_simplex_row, kernel_of_dots,
-                 gaussian_prefactor] = t;
+                 gaussian_factors] = t;
     return id != isa::automatic && fft != nullptr && butterfly != nullptr && fwht != nullptr && gemv != nullptr &&
            gemm != nullptr && features != nullptr && block_product != nullptr && complex_block_product != nullptr && fft_batch_lanes >= 1 && fft_batch != nullptr && fft_batch_row != nullptr &&
            flip_signs != nullptr && expand != nullptr &&
            butterfly_simplex_batch_rows >= 1 && butterfly_simplex_batch_rows <= max_butterfly_simplex_batch_rows &&
            butterfly_simplex_batch != nullptr && butterfly_simplex_row != nullptr && kernel_of_dots != nullptr &&
-           gaussian_prefactor != nullptr;
+           gaussian_factors != nullptr;
 }
 
 // The compile-time form of is_complete for a platform's table. GCC does not constant-fold comparisons of

@@ -16,7 +16,7 @@
 #include "kernels/fft_batch_row.hpp"
 #include "kernels/flip_signs.hpp"
 #include "kernels/fwht.hpp"
-#include "kernels/gaussian_prefactor.hpp"
+#include "kernels/gaussian_factors.hpp"
 #include "kernels/kernel_of_dots.hpp"
 #include "kernels/kernel_table.hpp"
 
@@ -51,7 +51,7 @@ constexpr kernel_table make_table(isa id) noexcept {
     t.butterfly_simplex_batch = &butterfly_simplex_batch<NarrowA, batch_rows>;
     t.butterfly_simplex_row = &butterfly_simplex_row<A>;
     t.kernel_of_dots = &kernel_of_dots<A>;
-    t.gaussian_prefactor = &gaussian_prefactor<A>;
+    t.gaussian_factors = &gaussian_factors<A>;
     return t;
 }
 

@@ -58,7 +58,7 @@ constexpr kernel_table keep_selected_kernels(kernel_table t) noexcept {
     if ((kept & uses_butterfly_simplex_row) == 0) t.butterfly_simplex_row = nullptr;
     if ((kept & uses_fwht) == 0) t.fwht = nullptr;
     // The runtime calls it only where it is built with the identity nonlinearity (transform.cpp).
-    if (!nonlinearity_built(format::nonlinearity::identity)) t.gaussian_prefactor = nullptr;
+    if (!nonlinearity_built(format::nonlinearity::identity)) t.gaussian_factors = nullptr;
     if (!block_products_kept()) {
         t.block_product = nullptr;
         t.complex_block_product = nullptr;

@@ -309,6 +309,27 @@ bool preprocess_is_copy(const map_state& map) {
            m.input_append == 0.0;
 }
 
+// meta_flag_gaussian_prefactor: a row's outputs (features and constants) times its factor exp(-|x'|^2 / 2)
+// (kernels->gaussian_factors). The factor is at most 1, so it cannot take a finite output out of range. A normal
+// float factor scales in float (a loop that vectorises: the outputs within a float rounding of the exact
+// product); a smaller one, for inputs far from the shift, in the accumulator (float(factor) would lose its bits
+// or flush to zero).
+void scale_row(float* out, std::size_t n, accumulator factor) {
+    if (factor >= accumulator(std::numeric_limits<float>::min())) {
+        const float f = static_cast<float>(factor);
+        for (std::size_t j = 0; j < n; ++j) out[j] *= f;
+    } else {
+        for (std::size_t j = 0; j < n; ++j) out[j] = static_cast<float>(factor * accumulator(out[j]));
+    }
+}
+
+// Rows a pass holds: the firmware profile has no batched paths (runtime/projection.hpp, KFM_BATCH_PATH).
+#if KFM_FIRMWARE
+constexpr std::size_t max_pass_rows = 1;
+#else
+constexpr std::size_t max_pass_rows = max_batch_rows;
+#endif
+
 // `rows` vectors already through prepare_row (checked, PREP'd into w.x_work): pre-process the rest, project
 // (the projection's batched path when rows > 1), features. When pre-processing is a copy and the rows are
 // contiguous, the projection reads x itself (projections take const x and unaligned loads), which saves the
@@ -321,6 +342,13 @@ void run_rows(const map_state& map, const workspace_layout& w, const float* x, s
         for (std::size_t r = 0; r < rows; ++r) preprocess(map, x + r * x_stride, w.x_work + r * m.work_dim);
         x_work = w.x_work;
     }
+    // The Gaussian prefactors of x' (the first input_dim values of each x_work row), computed before the
+    // projection so that a single row's exp overlaps it. Built with the identity nonlinearity (maclaurin-opt's
+    // linear terms), so a trimmed firmware without it links no exp; open refuses the flag there (verify_map).
+    const bool prefactor = detail::nonlinearity_built(fmt::nonlinearity::identity) &&
+                           (m.flags & fmt::meta_flag_gaussian_prefactor) != 0;
+    accumulator factors[max_pass_rows];
+    if (prefactor) map.kernels->gaussian_factors(x_work, m.work_dim, m.input_dim, rows, factors);
     const projection_ops* ops = map.ops;
     if (rows > 1) {  // only projections with a batched path get more than one row per pass (rows_per_pass)
         ops->apply_batch(map, x_work, rows, w.t, w.scratch);
@@ -328,13 +356,8 @@ void run_rows(const map_state& map, const workspace_layout& w, const float* x, s
         ops->apply(map, x_work, w.t, w.scratch);
     }
     for (std::size_t r = 0; r < rows; ++r) features(map, w.t + r * m.projection_dim, out + r * out_stride);
-    // meta_flag_gaussian_prefactor: every output (features and constants) times exp(-|x'|^2 / 2), x' the input
-    // after PREP (the first input_dim values of each x_work row), for the pass's rows in one kernel call. The
-    // factor is at most 1, so it cannot take a finite output out of range. Built with the identity nonlinearity
-    // (maclaurin-opt's linear terms), so a trimmed firmware without it links no exp; open refuses the flag
-    // there (verify_map).
-    if (detail::nonlinearity_built(fmt::nonlinearity::identity) && (m.flags & fmt::meta_flag_gaussian_prefactor) != 0)
-        map.kernels->gaussian_prefactor(x_work, m.work_dim, m.input_dim, rows, out, out_stride, m.output_dim);
+    if (prefactor)
+        for (std::size_t r = 0; r < rows; ++r) scale_row(out + r * out_stride, m.output_dim, factors[r]);
 }
 
 // The pass of a batch that prepare_batch passed whose first row is `begin` (a multiple of rows): up to `rows`
