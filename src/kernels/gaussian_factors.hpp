@@ -3,10 +3,9 @@
 // after its feature stage (transform.cpp).
 // - |x_r|^2 is summed in the accumulator with eight partial sums (squared_norm). In double every square of a
 //   float is exact, so the sum has the same bits however the compiler vectorises the eight partials.
-// - On AVX2, AVX-512 and AArch64 the exps of up to `double_lanes<A>` rows are one vector (exp_minus_half), a row
-//   alone going through the same lane operations, so a row's bits do not depend on its batch; the factors are
-//   within 3e-11 of the exact ones. The scalar reference and the ISAs without double vectors (ARMv7, Cortex-M)
-//   call std::exp.
+// - On AVX2 and AVX-512 the exps of up to `double_lanes<A>` rows are one vector (exp_minus_half), a row alone
+//   going through the same lane operations, so a row's bits do not depend on its batch; the factors are within
+//   3e-11 of the exact ones. The scalar reference, NEON (AArch64, ARMv7) and Cortex-M call std::exp.
 // Against one std::exp per row, measured on AVX2 at (d, D) = (16, 32) (docs/results-maclaurin.md): a batch row
 // 0.90x the time, a single row the same.
 #pragma once
@@ -22,15 +21,16 @@
 namespace kfm::detail::kern {
 namespace {
 
-// Rows whose exps share a vector: the double lanes of A where xsimd has double vectors, else 1.
+// Rows whose exps share a vector: the double lanes of AVX2 and AVX-512, else 1. On AArch64 a single row's
+// transform executed more instructions with the two-lane exp than with the C library's (qemu-aarch64, LETTER's
+// maclaurin-opt at D = 32: 1,307 against 1,255, +4 %), and a single row is what a Cortex-A device runs.
 template <class A>
 constexpr std::size_t double_lanes_of() noexcept {
     if constexpr (std::is_same<A, scalar_arch>::value) {
         return 1;
     } else {
-#if XSIMD_WITH_AVX2 || XSIMD_WITH_NEON64
-        if constexpr (std::is_base_of<xsimd::avx2, A>::value || std::is_base_of<xsimd::avx512f, A>::value ||
-                      std::is_base_of<xsimd::neon64, A>::value)
+#if XSIMD_WITH_AVX2
+        if constexpr (std::is_base_of<xsimd::avx2, A>::value || std::is_base_of<xsimd::avx512f, A>::value)
             return xsimd::batch<double, A>::size;
 #endif
         return 1;

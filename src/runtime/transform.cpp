@@ -242,8 +242,8 @@ void product_segment(const map_state& map, const fmt::feature_segment& s, const 
 // k = proj_count / block_size,
 // in float by the ISA's kernel (verify_map allows block products only on hadamard maps, whose builds keep it).
 void block_product_segment(const map_state& map, const fmt::feature_segment& s, const float* t, float* out) {
-    const std::uint32_t stride = map.meta->block_size;
-    map.kernels->block_product(t, stride, s.proj_count / stride, s.arg_count, s.scale, s.weight, out);
+    const std::uint32_t stride = map.meta->block_size;  // a power of two (hadamard_verify): a shift, not a division
+    map.kernels->block_product(t, stride, s.proj_count >> __builtin_ctz(stride), s.arg_count, s.scale, s.weight, out);
 }
 
 // segment_flag_complex_block_product: out[j] + i out[arg_count + j] = w * prod_{l < k} s (t[2l block_size +
@@ -251,7 +251,7 @@ void block_product_segment(const map_state& map, const fmt::feature_segment& s, 
 // in float by the ISA's kernel (hadamard maps only, as block products).
 void complex_block_product_segment(const map_state& map, const fmt::feature_segment& s, const float* t, float* out) {
     const std::uint32_t stride = map.meta->block_size;
-    map.kernels->complex_block_product(t, stride, s.proj_count / (2 * stride), s.arg_count, s.scale, s.weight, out,
+    map.kernels->complex_block_product(t, stride, s.proj_count >> (__builtin_ctz(stride) + 1), s.arg_count, s.scale, s.weight, out,
                                        out + s.arg_count);
 }
 
@@ -277,7 +277,8 @@ void features(const map_state& map, const float* t, float* out) {
         }
         // cos_sin writes its sin block, and reflected segments their f(-a) block, after the first block.
         const bool two_blocks = kind == fmt::nonlinearity::cos_sin || (s.flags & fmt::segment_flag_reflect) != 0;
-        const std::uint32_t passes = s.arg_count / s.proj_count;
+        // One pass is the usual case (a division costs more than the rest of a small segment's dispatch).
+        const std::uint32_t passes = s.arg_count == s.proj_count ? 1 : s.arg_count / s.proj_count;
         for (std::uint32_t k = 0; k < passes; ++k) {
             const std::size_t offset = std::size_t(k) * s.proj_count;
             detail::feature_args a;
