@@ -344,8 +344,9 @@ void run_rows(const map_state& map, const workspace_layout& w, const float* x, s
         x_work = w.x_work;
     }
     // The Gaussian prefactors of x' (the first input_dim values of each x_work row), computed before the
-    // projection so that a single row's exp overlaps it. Built with the identity nonlinearity (maclaurin-opt's
-    // linear terms), so a trimmed firmware without it links no exp; open refuses the flag there (verify_map).
+    // projection, whose work can overlap the exps' latency. Built with the identity nonlinearity
+    // (maclaurin-opt's linear terms), so a trimmed firmware without it links no exp; open refuses the flag
+    // there (verify_map).
     const bool prefactor = detail::nonlinearity_built(fmt::nonlinearity::identity) &&
                            (m.flags & fmt::meta_flag_gaussian_prefactor) != 0;
     accumulator factors[max_pass_rows];
