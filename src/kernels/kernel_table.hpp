@@ -131,6 +131,9 @@ struct kernel_table {
     // its batch.
     void (*gaussian_factors)(const float* x, std::size_t x_stride, std::size_t d, std::size_t rows,
                              accumulator* factors);
+    // out[i] = (x[i] - shift[i]) * scale[i] for i < n (PREP's input scaling, kernels/shift_scale.hpp), in float,
+    // the same bits on every ISA; out does not overlap the inputs.
+    void (*shift_scale)(const float* x, const float* shift, const float* scale, std::size_t n, float* out);
 };
 
 // The widest butterfly_simplex_batch_rows of any ISA (8: AVX2, and AVX-512, which runs the 8-lane kernel),
@@ -143,13 +146,13 @@ constexpr unsigned max_butterfly_simplex_batch_rows = 8;
 constexpr bool is_complete(const kernel_table& t) noexcept {
     const auto& [id, fft, butterfly, fwht, gemv, gemm, features, block_product, complex_block_product, fft_batch_lanes, fft_batch, fft_batch_row, flip_signs, expand,
                  butterfly_simplex_batch_rows, butterfly_simplex_batch, butterfly_simplex_row, kernel_of_dots,
-                 gaussian_factors] = t;
+                 gaussian_factors, shift_scale] = t;
     return id != isa::automatic && fft != nullptr && butterfly != nullptr && fwht != nullptr && gemv != nullptr &&
            gemm != nullptr && features != nullptr && block_product != nullptr && complex_block_product != nullptr && fft_batch_lanes >= 1 && fft_batch != nullptr && fft_batch_row != nullptr &&
            flip_signs != nullptr && expand != nullptr &&
            butterfly_simplex_batch_rows >= 1 && butterfly_simplex_batch_rows <= max_butterfly_simplex_batch_rows &&
            butterfly_simplex_batch != nullptr && butterfly_simplex_row != nullptr && kernel_of_dots != nullptr &&
-           gaussian_factors != nullptr;
+           gaussian_factors != nullptr && shift_scale != nullptr;
 }
 
 // The compile-time form of is_complete for a platform's table. GCC does not constant-fold comparisons of

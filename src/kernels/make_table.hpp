@@ -19,6 +19,7 @@
 #include "kernels/gaussian_factors.hpp"
 #include "kernels/kernel_of_dots.hpp"
 #include "kernels/kernel_table.hpp"
+#include "kernels/shift_scale.hpp"
 
 namespace kfm::detail::kern {
 namespace {
@@ -52,6 +53,7 @@ constexpr kernel_table make_table(isa id) noexcept {
     t.butterfly_simplex_row = &butterfly_simplex_row<A>;
     t.kernel_of_dots = &kernel_of_dots<A>;
     t.gaussian_factors = &gaussian_factors<A>;
+    t.shift_scale = &shift_scale<A>;
     return t;
 }
 

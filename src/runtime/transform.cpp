@@ -156,8 +156,7 @@ accumulator sum_of_squares(const float* x, std::size_t n, accumulator s) {
 void apply_prep(const map_state& map, const float* x, float* x_work) {
     const std::size_t d = map.meta->input_dim;
     const float* shift = map.view<section::preprocess>().data;
-    const float* scale = shift + d;  // pointers and a size_t index, so the loop vectorises
-    for (std::size_t i = 0; i < d; ++i) x_work[i] = (x[i] - shift[i]) * scale[i];
+    map.kernels->shift_scale(x, shift, shift + d, d, x_work);
 }
 
 // The input step of one row, the only one that reads x before the projection: whether x is finite, with

@@ -1,0 +1,42 @@
+// PREP's input scaling of one row: out[i] = (x[i] - shift[i]) * scale[i] for i < n, in float (the difference
+// rounded, then the product: the same bits on every ISA as in the scalar reference). A kernel rather than a
+// runtime loop so that out is written in the ISA's full registers: the kernels that read it right after (the
+// prefactor's squared norm, the projections' loads and copies) load whole registers, and a load spanning
+// several narrower stores waits until they reach the cache instead of taking their data (store forwarding).
+// ARMv7's NEON and Helium keep the scalar loop: ARMv7 NEON flushes subnormals to zero, and the scalar loop is
+// what the runtime ran before on both.
+#pragma once
+#include <cstddef>
+#include <type_traits>
+
+#include "kernels/vec.hpp"
+
+namespace kfm::detail::kern {
+namespace {
+
+template <class A>
+constexpr bool vector_shift_scale() noexcept {
+    if constexpr (lanes<A> == 1) {
+        return false;
+    } else {
+#if XSIMD_WITH_AVX2 || XSIMD_WITH_NEON64
+        return std::is_base_of<xsimd::avx2, A>::value || std::is_base_of<xsimd::avx512f, A>::value ||
+               std::is_base_of<xsimd::neon64, A>::value;
+#else
+        return false;
+#endif
+    }
+}
+
+template <class A>
+void shift_scale(const float* x, const float* shift, const float* scale, std::size_t n, float* out) noexcept {
+    constexpr std::size_t W = lanes<A>;
+    std::size_t i = 0;
+    if constexpr (vector_shift_scale<A>())
+        for (; i + W <= n; i += W)
+            store_f<A>(out + i, (load_f<A>(x + i) - load_f<A>(shift + i)) * load_f<A>(scale + i));
+    for (; i < n; ++i) out[i] = (x[i] - shift[i]) * scale[i];
+}
+
+}  // namespace
+}  // namespace kfm::detail::kern
