@@ -3,8 +3,9 @@
 // runtime loop so that out is written in the ISA's full registers: the kernels that read it right after (the
 // prefactor's squared norm, the projections' loads and copies) load whole registers, and a load spanning
 // several narrower stores waits until they reach the cache instead of taking their data (store forwarding).
-// ARMv7's NEON and Helium keep the scalar loop: ARMv7 NEON flushes subnormals to zero, and the scalar loop is
-// what the runtime ran before on both.
+// Only AVX2 and AVX-512 take the vector form: elsewhere the scalar loop is what the runtime ran before (on
+// AArch64 compiled to NEON registers already, the width of the loads after it; ARMv7's NEON flushes subnormals
+// to zero), and the size-limited firmware builds keep its smaller code.
 #pragma once
 #include <cstddef>
 #include <type_traits>
@@ -19,9 +20,8 @@ constexpr bool vector_shift_scale() noexcept {
     if constexpr (lanes<A> == 1) {
         return false;
     } else {
-#if XSIMD_WITH_AVX2 || XSIMD_WITH_NEON64
-        return std::is_base_of<xsimd::avx2, A>::value || std::is_base_of<xsimd::avx512f, A>::value ||
-               std::is_base_of<xsimd::neon64, A>::value;
+#if XSIMD_WITH_AVX2
+        return std::is_base_of<xsimd::avx2, A>::value || std::is_base_of<xsimd::avx512f, A>::value;
 #else
         return false;
 #endif
