@@ -124,7 +124,7 @@ inline void simplex_rows(const float* src, const std::uint32_t* perm, std::size_
             store_f<A>(t + (j + 3) * R + l, mul_sub<A>(vf<A>(diag[j + 3]), y3, total + p3));
             total = total + p4;
         }
-        for (; j < d; ++j) {
+        for (const std::size_t end = j + d % 4; j < end; ++j) {  // (a bound GCC sees is below 4 rows)
             const vf<A> y = load_f<A>(row(j) + l);
             store_f<A>(t + j * R + l, mul_sub<A>(vf<A>(diag[j]), y, total));
             total = mul_add<A>(vf<A>(r[j]), y, total);

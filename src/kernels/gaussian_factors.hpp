@@ -1,7 +1,7 @@
 // The Gaussian prefactor of maclaurin-opt's maps for `rows` rows: factors[r] = exp(-|x_r|^2 / 2), x_r the d floats
 // at x + r x_stride (PREP's x'). The runtime computes them before the projection and scales each row's outputs
 // after its feature stage (transform.cpp).
-// - |x_r|^2 is summed in the accumulator with eight partial sums (squared_norm). In double every square of a
+// - |x_r|^2 is summed in the accumulator with eight partial sums (kernels/squared_norm.hpp). In double every square of a
 //   float is exact, so the sum has the same bits however the compiler vectorises the eight partials.
 // - On AVX2 and AVX-512 the exps of up to `double_lanes<A>` rows are one vector (exp_minus_half), a row alone
 //   going through the same lane operations, so a row's bits do not depend on its batch; the factors are within
@@ -15,8 +15,9 @@
 #include <cstring>
 #include <type_traits>
 
+#include "kernels/accumulator.hpp"
 #include "kernels/simd.hpp"
-#include "runtime/accumulator.hpp"
+#include "kernels/squared_norm.hpp"
 
 namespace kfm::detail::kern {
 namespace {
@@ -26,15 +27,10 @@ namespace {
 // maclaurin-opt at D = 32: 1,307 against 1,255, +4 %), and a single row is what a Cortex-A device runs.
 template <class A>
 constexpr std::size_t double_lanes_of() noexcept {
-    if constexpr (std::is_same<A, scalar_arch>::value) {
+    if constexpr (is_avx2_or_avx512<A>())
+        return xsimd::batch<double, A>::size;
+    else
         return 1;
-    } else {
-#if XSIMD_WITH_AVX2
-        if constexpr (std::is_base_of<xsimd::avx2, A>::value || std::is_base_of<xsimd::avx512f, A>::value)
-            return xsimd::batch<double, A>::size;
-#endif
-        return 1;
-    }
 }
 template <class A>
 constexpr std::size_t double_lanes = double_lanes_of<A>();
@@ -72,19 +68,6 @@ inline xsimd::batch<double, A> exp_minus_half(const xsimd::batch<double, A>& s_i
     register_type power;
     std::memcpy(&power, &bits, sizeof power);
     return p * V(power);
-}
-
-// |x|^2 with element i added to partial i mod 8 in order, the partials summed ((p0 + p1) + (p2 + p3)) + ((p4 + p5)
-// + (p6 + p7)); the tail's elements named one by one, so the partials stay in registers.
-inline accumulator squared_norm(const float* x, std::size_t n) noexcept {
-    constexpr std::size_t K = 8;
-    accumulator partial[K] = {};
-    std::size_t i = 0;
-    for (; i + K <= n; i += K)
-        for (std::size_t k = 0; k < K; ++k) partial[k] += accumulator(x[i + k]) * accumulator(x[i + k]);
-    for (std::size_t k = 0; k + 1 < K; ++k)
-        if (i + k < n) partial[k] += accumulator(x[i + k]) * accumulator(x[i + k]);
-    return ((partial[0] + partial[1]) + (partial[2] + partial[3])) + ((partial[4] + partial[5]) + (partial[6] + partial[7]));
 }
 
 template <class A>

@@ -7,7 +7,7 @@
 
 #include "kfm/format.hpp"
 #include "kfm/kfm.hpp"
-#include "runtime/accumulator.hpp"
+#include "kernels/accumulator.hpp"
 
 namespace kfm::detail {
 

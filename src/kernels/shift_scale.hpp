@@ -8,7 +8,6 @@
 // to zero), and the size-limited firmware builds keep its smaller code.
 #pragma once
 #include <cstddef>
-#include <type_traits>
 
 #include "kernels/vec.hpp"
 
@@ -16,23 +15,10 @@ namespace kfm::detail::kern {
 namespace {
 
 template <class A>
-constexpr bool vector_shift_scale() noexcept {
-    if constexpr (lanes<A> == 1) {
-        return false;
-    } else {
-#if XSIMD_WITH_AVX2
-        return std::is_base_of<xsimd::avx2, A>::value || std::is_base_of<xsimd::avx512f, A>::value;
-#else
-        return false;
-#endif
-    }
-}
-
-template <class A>
 void shift_scale(const float* x, const float* shift, const float* scale, std::size_t n, float* out) noexcept {
     constexpr std::size_t W = lanes<A>;
     std::size_t i = 0;
-    if constexpr (vector_shift_scale<A>())
+    if constexpr (is_avx2_or_avx512<A>())
         for (; i + W <= n; i += W)
             store_f<A>(out + i, (load_f<A>(x + i) - load_f<A>(shift + i)) * load_f<A>(scale + i));
     for (; i < n; ++i) out[i] = (x[i] - shift[i]) * scale[i];

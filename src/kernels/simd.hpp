@@ -6,6 +6,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <xsimd/xsimd.hpp>
 #if defined(XSIMD_NO_SUPPORTED_ARCHITECTURE)
@@ -47,6 +48,17 @@ struct lanes_of<scalar_arch> {
 // Number of float lanes of A (1 for the scalar reference).
 template <class A>
 constexpr std::size_t lanes = lanes_of<A>::value;
+
+// Whether A is x86's AVX2 or AVX-512: the kernels whose vector form pays only there (PREP's shift_scale, the
+// prefactors' double exps) ask this.
+template <class A>
+constexpr bool is_avx2_or_avx512() noexcept {
+#if XSIMD_WITH_AVX2
+    return std::is_base_of<xsimd::avx2, A>::value || std::is_base_of<xsimd::avx512f, A>::value;
+#else
+    return false;
+#endif
+}
 
 // Generators for xsimd compile-time constants: partner lane at distance H, and "upper half of a
 // block of 2H lanes".

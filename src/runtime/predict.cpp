@@ -1,7 +1,7 @@
 // predict and predict_batch: scores = HEAD phi(x) + BIAS and the label the task implies, computed in the
 // caller's workspace (phi and the scores live there: no heap, no D-sized buffer from the caller); and
 // kfm::map's accessors for the model sections.
-#include "runtime/accumulator.hpp"
+#include "kernels/accumulator.hpp"
 #include "runtime/pipeline.hpp"
 
 namespace kfm {
@@ -45,7 +45,7 @@ std::size_t total_bytes(const map_state& map, std::size_t rows) {
 
 // w . phi over n values, w float or int8 (each int8 converts to float exactly): 16 independent float sums
 // (so the loop vectorises), combined in the accumulator (double; float in the firmware profile on a
-// single-precision FPU, runtime/accumulator.hpp).
+// single-precision FPU, kernels/accumulator.hpp).
 template <class W>
 accumulator dot(const W* w, const float* phi, std::size_t n) {
     constexpr std::size_t K = 16;

@@ -5,9 +5,10 @@
 #include <cstring>
 #include <limits>
 
+#include "kernels/accumulator.hpp"
 #include "kernels/kernel_table.hpp"
 #include "kernels/nonlinearity_selection.hpp"
-#include "runtime/accumulator.hpp"
+#include "kernels/squared_norm.hpp"
 #include "runtime/kernel_selection.hpp"
 #include "runtime/map_state.hpp"
 #include "runtime/pipeline.hpp"
@@ -115,7 +116,7 @@ constexpr std::uint32_t contract_input_bits = power_of_two_float_bits(fmt::max_i
 bool all_finite(const float* x, std::size_t n) { return all_within(x, n, largest_finite_bits); }
 
 // 2^-e for e the exponent of the largest |x_i|, clamped to [-126, 126] (so 2^-e is a normal float): scaling
-// by it is exact, and keeps the squares of sum_of_squares clear of float's underflow and overflow.
+// by it is exact, and keeps the squares of the squared norm (kernels/squared_norm.hpp) clear of float's underflow and overflow.
 accumulator power_of_two_scale(const float* x, std::size_t n) {
     std::uint32_t largest = 0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -130,26 +131,6 @@ accumulator power_of_two_scale(const float* x, std::size_t n) {
     float scale;
     std::memcpy(&scale, &bits, sizeof scale);
     return scale;
-}
-
-// Sum of (s x_i)^2 in the accumulator with eight independent partial sums: one serial chain of additions
-// would cost an add latency per element (measured at a quarter of a structured map's time at d = 1024).
-// In double every product is exact and s a power of two, so the sum is exactly s^2 times the unscaled one.
-accumulator sum_of_squares(const float* x, std::size_t n, accumulator s) {
-    constexpr std::size_t K = 8;
-    accumulator partial[K] = {};
-    std::size_t i = 0;
-    for (; i + K <= n; i += K) {
-        for (std::size_t k = 0; k < K; ++k) {
-            const accumulator y = accumulator(x[i + k]) * s;
-            partial[k] += y * y;
-        }
-    }
-    for (std::size_t k = 0; i < n; ++i, ++k) {
-        const accumulator y = accumulator(x[i]) * s;
-        partial[k] += y * y;
-    }
-    return ((partial[0] + partial[1]) + (partial[2] + partial[3])) + ((partial[4] + partial[5]) + (partial[6] + partial[7]));
 }
 
 // PREP's x'_i = (x_i - shift_i) * scale_i (the model file's input pre-processing), in float, into x_work.
@@ -205,7 +186,7 @@ void preprocess(const map_state& map, const float* x, float* x_work) {
     accumulator sum = 0, s = 1;
     if ((m.flags & fmt::meta_flag_normalize_input) != 0) {
         s = power_of_two_scale(x, m.input_dim);
-        sum = sum_of_squares(x, m.input_dim, s);
+        sum = detail::kern::squared_norm(x, m.input_dim, s);
     }
     if (sum > 0) {
         const accumulator scale = s / std::sqrt(sum);
