@@ -3,7 +3,7 @@
 // followed by the simplex step in double, on every ISA this host runs, for d = 1 .. 70, 100, 128, 255,
 // 256, 1023, 1024 and 1, 2, 3 repeats, on unaligned buffers; x is left unchanged and the kernel writes nothing
 // past d+1 floats of t or 2 d floats of its scratch. Several consecutive rules in one call give each rule
-// exactly its bits alone (the in-register path runs two rules at once).
+// exactly its bits alone (the in-register path runs two or four rules at once).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -68,7 +68,7 @@ TEST_CASE("butterfly_simplex_row maps consecutive rules exactly as it maps each 
     for (unsigned d : sizes) {
         const unsigned log2_d2 = kfm_test::random_butterfly_network(d, rng).log2_d2;
         const std::size_t cs_stride = 2 * ((std::size_t(1) << log2_d2) - 1);
-        for (unsigned rules : {2u, 3u, 5u}) {
+        for (unsigned rules : {2u, 3u, 4u, 5u, 9u}) {
             // the rules' angles and permutations back to back, as a map stores them
             std::vector<float> cs, r, diag;
             std::vector<std::uint32_t> perm;
