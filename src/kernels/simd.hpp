@@ -49,8 +49,8 @@ struct lanes_of<scalar_arch> {
 template <class A>
 constexpr std::size_t lanes = lanes_of<A>::value;
 
-// Whether A is x86's AVX2 or AVX-512: the kernels whose vector form pays only there (PREP's shift_scale, the
-// prefactors' double exps) ask this.
+// Whether A is x86's AVX2 or AVX-512: the kernel paths that are only there ask this (PREP's vector
+// shift_scale, the prefactors' double exps, four quadrature rules' simplex steps as one SSE step).
 template <class A>
 constexpr bool is_avx2_or_avx512() noexcept {
 #if XSIMD_WITH_AVX2
