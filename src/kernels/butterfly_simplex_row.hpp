@@ -148,11 +148,6 @@ inline void simplex_four_rules(vf<A> (&v)[4][K], const std::uint32_t* perm, cons
     }
     for (std::size_t p = 0; p < 4; ++p) t[p * (d + 1) + d] = rows_t[4 * d + p];
 }
-#else
-template <std::size_t P, class A>
-constexpr bool simplex_across_rules() noexcept {
-    return false;
-}
 #endif
 
 // P rules of d = K W (so d = d2) at once, their networks independent chains whose latencies overlap: x in

@@ -116,7 +116,8 @@ constexpr std::uint32_t contract_input_bits = power_of_two_float_bits(fmt::max_i
 bool all_finite(const float* x, std::size_t n) { return all_within(x, n, largest_finite_bits); }
 
 // 2^-e for e the exponent of the largest |x_i|, clamped to [-126, 126] (so 2^-e is a normal float): scaling
-// by it is exact, and keeps the squares of the squared norm (kernels/squared_norm.hpp) clear of float's underflow and overflow.
+// by it is exact, and keeps the squares of the squared norm (kernels/squared_norm.hpp) clear of float's
+// underflow and overflow.
 accumulator power_of_two_scale(const float* x, std::size_t n) {
     std::uint32_t largest = 0;
     for (std::size_t i = 0; i < n; ++i) {
