@@ -1,8 +1,8 @@
 // SSF's FFT input of one block, in one pass: the packed inputs placed at the set bits of a mask, scaled,
 // with the block's signs. For the real half (h = 0) and the imaginary half (h = 1), k < n:
 //   out[h n + k] = s_{h n + k} scale e_k,   e_k = in[h count + rank k] where bit k is set, 0 where it is clear,
-// rank k = the set bits before k, s_j = -1 where bit first + j of the signs is set (an XOR of the float's
-// sign bit: a clear position holds +0 or -0). SSF places its m inputs at the frequencies of its index set
+// rank k = the set bits before k, s_j = -1 where bit first + j of the signs is set (the sign of the
+// product: a clear position holds +0 or -0). SSF places its m inputs at the frequencies of its index set
 // (stored as membership bits) this way: one register store per W outputs, zeros included; both halves
 // share the mask's decoding, and the sign flips cost no pass of their own. Both halves read exactly their
 // `count` inputs: the last ones go through a zero-padded copy (on NEON a window ending at the last
@@ -210,14 +210,20 @@ inline void expand_neon(const float* in, std::size_t count, const std::uint8_t* 
 #endif
 
 // Both halves' positions [k, k + W) from W floats at re and at im placed at the set lanes of `mask`, with
-// the sign bits of the lanes in sign_re and sign_im (bit j of every lane's word for lane j); returns the
-// inputs used (the set bits).
+// lane j's sign bit at bit shift + j of sign_re and sign_im (one word for every lane); returns the inputs
+// used (the set bits). A step without inputs stores the scaled zeros' signs alone (the same bits; the
+// branch is the same on every call of a map, and a third of the steps at (64, 1024) take it).
 template <class A>
 inline std::size_t expand_group(const float* re, const float* im, std::uint32_t mask, float scale, const vu<A>& sign_re,
-                                const vu<A>& sign_im, float* out_re, float* out_im) noexcept {
+                                const vu<A>& sign_im, unsigned shift, float* out_re, float* out_im) noexcept {
     const vf<A> s(scale);
-    store_f<A>(out_re, flip_lanes<A>(s * expand_register<A>(re, mask), sign_re));
-    store_f<A>(out_im, flip_lanes<A>(s * expand_register<A>(im, mask), sign_im));
+    if (mask == 0) {
+        store_f<A>(out_re, signed_scale<A>(s, sign_re, shift) * vf<A>(0.0f));
+        store_f<A>(out_im, signed_scale<A>(s, sign_im, shift) * vf<A>(0.0f));
+        return 0;
+    }
+    store_f<A>(out_re, signed_scale<A>(s, sign_re, shift) * expand_register<A>(re, mask));
+    store_f<A>(out_im, signed_scale<A>(s, sign_im, shift) * expand_register<A>(im, mask));
     return count_bits(mask);
 }
 
@@ -249,35 +255,46 @@ void expand(const float* in, std::size_t count, const std::uint8_t* bits, std::s
             } else
 #endif
             {
-                // While W inputs remain in each half, straight from in: 32 positions per word of the mask
-                // and of each half's signs, shifted down by W for each register.
+                // Steps before direct_end have at least W inputs left in each half (the set bits from there
+                // on, counted back from the end a byte of the mask at a time), so they read `in` directly, 32
+                // positions per word of the mask and of each half's signs; after it, the last inputs (fewer
+                // than W + 8) are read from a copy followed by zeros: every step stays a register step, and
+                // none reads past the end.
                 constexpr std::uint32_t lane_mask = (std::uint32_t(1) << W) - 1;
+                std::size_t direct_end = n, left = 0;  // left: the set bits from direct_end on
+                while (direct_end > 0 && left < W) {
+                    left += expand_lut.count[bits[direct_end / 8 - 1]];
+                    direct_end -= 8;
+                }
                 const float* re = in;
-                for (bool room = true; room && k + 32 <= n;) {
-                    std::uint32_t mask = sign_word_at(bits, k);
-                    vu<A> s_re = u32_lanes<A>::splat(sign_word_at(sign_re, k));
-                    vu<A> s_im = u32_lanes<A>::splat(sign_word_at(sign_im, k));
-                    for (std::size_t g = 0; g < 32; g += W, k += W) {
-                        room = std::size_t(in + count - re) >= W;
-                        if (!room) break;
-                        re += expand_group<A>(re, re + count, mask & lane_mask, scale, s_re, s_im, out + k, out + n + k);
-                        mask >>= W;
-                        s_re = s_re >> int(W);
-                        s_im = s_im >> int(W);
-                    }
+                for (; k + 32 <= direct_end; k += 32) {
+                    const std::uint32_t mask = sign_word_at(bits, k);
+                    const vu<A> s_re = u32_lanes<A>::splat(sign_word_at(sign_re, k));
+                    const vu<A> s_im = u32_lanes<A>::splat(sign_word_at(sign_im, k));
+                    KFM_UNROLL(4)  // whole on AVX2 (the shifts become constants), half on 4 lanes
+                    for (unsigned g = 0; g < 32; g += W)
+                        re += expand_group<A>(re, re + count, (mask >> g) & lane_mask, scale, s_re, s_im, g, out + k + g,
+                                              out + n + k + g);
                 }
-                r = std::size_t(re - in);
-                // The last inputs of each half (fewer than W, or all of them when n < 32) from a zero-padded
-                // copy: every step stays a register step.
-                float tail[2][16 + 2 * W] = {};
-                for (std::size_t i = 0; r + i < count; ++i) {
-                    tail[0][i] = in[r + i];
-                    tail[1][i] = in[count + r + i];
+                const auto step = [&](const float* from_re, const float* from_im) {
+                    const std::size_t used = expand_group<A>(
+                        from_re, from_im, sign_bits_at<W>(bits, k), scale, u32_lanes<A>::splat(sign_bits_at<W>(sign_re, k)),
+                        u32_lanes<A>::splat(sign_bits_at<W>(sign_im, k)), 0, out + k, out + n + k);
+                    k += W;
+                    return used;
+                };
+                while (k < direct_end) re += step(re, re + count);
+                float tail[2][2 * W + 8];
+                KFM_UNROLL(8)
+                for (std::size_t i = 0; i < 2 * W + 8; i += W) {  // register stores (an initialiser: a string store)
+                    store_f<A>(tail[0] + i, vf<A>(0.0f));
+                    store_f<A>(tail[1] + i, vf<A>(0.0f));
                 }
-                for (std::size_t t = 0; k < n; k += W)
-                    t += expand_group<A>(tail[0] + t, tail[1] + t, sign_bits_at<W>(bits, k), scale,
-                                         u32_lanes<A>::splat(sign_bits_at<W>(sign_re, k)),
-                                         u32_lanes<A>::splat(sign_bits_at<W>(sign_im, k)), out + k, out + n + k);
+                for (std::size_t i = 0; i < left; ++i) {
+                    tail[0][i] = re[i];
+                    tail[1][i] = re[count + i];
+                }
+                for (std::size_t t = 0; k < n;) t += step(tail[0] + t, tail[1] + t);
                 return;
             }
         }
