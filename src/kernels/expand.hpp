@@ -260,6 +260,7 @@ void expand(const float* in, std::size_t count, const std::uint8_t* bits, std::s
                 // positions per word of the mask and of each half's signs; after it, the last inputs (fewer
                 // than W + 8) are read from a copy followed by zeros: every step stays a register step, and
                 // none reads past the end.
+                static_assert(W <= 8, "the copy below holds 2 W + 8 floats per half");
                 constexpr std::uint32_t lane_mask = (std::uint32_t(1) << W) - 1;
                 std::size_t direct_end = n, left = 0;  // left: the set bits from direct_end on
                 while (direct_end > 0 && left < W) {
