@@ -45,9 +45,12 @@ constexpr expand_pattern make_expand_pattern() {
 }
 constexpr expand_pattern expand_lut = make_expand_pattern();
 
+// Set bits of one byte of a mask.
+inline std::size_t count_byte(std::uint8_t byte) noexcept { return expand_lut.count[byte]; }
+
 // Set bits among the low 16 bits of `mask`.
 inline std::size_t count_bits(std::uint32_t mask) noexcept {
-    return std::size_t(expand_lut.count[mask & 0xffu]) + expand_lut.count[(mask >> 8) & 0xffu];
+    return count_byte(std::uint8_t(mask & 0xffu)) + count_byte(std::uint8_t((mask >> 8) & 0xffu));
 }
 
 // The W floats at src (popcount(mask) of them are used) placed at the set lanes of mask, in order; 0
@@ -217,13 +220,14 @@ template <class A>
 inline std::size_t expand_group(const float* re, const float* im, std::uint32_t mask, float scale, const vu<A>& sign_re,
                                 const vu<A>& sign_im, unsigned shift, float* out_re, float* out_im) noexcept {
     const vf<A> s(scale);
+    const vf<A> s_re = signed_scale<A>(s, sign_re, shift), s_im = signed_scale<A>(s, sign_im, shift);
     if (mask == 0) {
-        store_f<A>(out_re, signed_scale<A>(s, sign_re, shift) * vf<A>(0.0f));
-        store_f<A>(out_im, signed_scale<A>(s, sign_im, shift) * vf<A>(0.0f));
+        store_f<A>(out_re, s_re * vf<A>(0.0f));
+        store_f<A>(out_im, s_im * vf<A>(0.0f));
         return 0;
     }
-    store_f<A>(out_re, signed_scale<A>(s, sign_re, shift) * expand_register<A>(re, mask));
-    store_f<A>(out_im, signed_scale<A>(s, sign_im, shift) * expand_register<A>(im, mask));
+    store_f<A>(out_re, s_re * expand_register<A>(re, mask));
+    store_f<A>(out_im, s_im * expand_register<A>(im, mask));
     return count_bits(mask);
 }
 
@@ -264,7 +268,7 @@ void expand(const float* in, std::size_t count, const std::uint8_t* bits, std::s
                 constexpr std::uint32_t lane_mask = (std::uint32_t(1) << W) - 1;
                 std::size_t direct_end = n, left = 0;  // left: the set bits from direct_end on
                 while (direct_end > 0 && left < W) {
-                    left += expand_lut.count[bits[direct_end / 8 - 1]];
+                    left += count_byte(bits[direct_end / 8 - 1]);
                     direct_end -= 8;
                 }
                 const float* re = in;

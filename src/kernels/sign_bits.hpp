@@ -1,6 +1,7 @@
 // Sign diagonals stored as bits (bit i set means s_i = -1), applied to whole registers: the W bits of a
-// register become the float sign bits of its lanes by one AND and one integer multiply, then an XOR.
-// Used by the Hadamard transform's first pass and by flip_signs.
+// register become the float sign bits of its lanes by one AND and one integer multiply, then an XOR
+// (flip_lanes), or select a negated scale factor (signed_scale). Used by the Hadamard transform's first
+// pass, by flip_signs and by SSF's block input (expand.hpp).
 #pragma once
 #include <cstddef>
 #include <cstdint>
