@@ -278,8 +278,9 @@ void check_butterfly_simplex_row(const kernel_table& t, test_rng& rng) {
             float* both = buf_b + (d + 1) * rows;  // rules 0 and 1 in one call
             float* alone = both + 2 * (d + 1);     // rule 1 alone
             for (unsigned i = 0; i < d; ++i) x[i] = buf_a[i * rows];
-            t.butterfly_simplex_row(x, both, 2, d, net.log2_d2, twiddles, perm, repeats, r, diag, buf_c);
-            t.butterfly_simplex_row(x, alone, 1, d, net.log2_d2, twiddles + angles, perm + d, repeats, r, diag, buf_c);
+            t.butterfly_simplex_row(x, both, 2, d, net.log2_d2, twiddles, perm, false, repeats, r, diag, buf_c);
+            t.butterfly_simplex_row(x, alone, 1, d, net.log2_d2, twiddles + angles, perm + d, false, repeats, r, diag,
+                                    buf_c);
             long differ = 0;
             for (unsigned j = 0; j <= d; ++j) differ += both[j] != buf_b[j * rows] || both[d + 1 + j] != alone[j];
             expect(differ == 0, "butterfly_simplex_row", "rows of two rules", d, double(differ));

@@ -21,7 +21,7 @@ enum class option : unsigned {
     method, kernel, input_dim, features, seed,                                    // general
     sigma, nu, alpha, order, arccos_pairs, degree, scale, weights, sigmas,        // kernel
     radial_points, radial_rule, sweeps, fft_size, resample_radii, haar_rotations,  // method
-    partial_rule, gq_nodes, spectral, directions, landmarks, landmark_init,
+    partial_rule, permutation, gq_nodes, spectral, directions, landmarks, landmark_init,
     data, progress,
 };
 

@@ -176,13 +176,18 @@ inline constexpr std::uint32_t meta_flag_normalize_input = 1u << 0;  // scale x 
 inline constexpr std::uint32_t meta_flag_gaussian_prefactor = 1u << 1;
 inline constexpr std::uint32_t meta_flags_known = meta_flag_normalize_input | meta_flag_gaussian_prefactor;
 
-// map_meta::method_flags: informational option bits the builders record, each meaningful for its method only.
+// map_meta::method_flags: option bits the builders record, each meaningful for its method only; informational
+// except quadrature's blocked-permutation bit, which the runtime checks and uses.
 inline constexpr std::uint32_t method_flag_ssf_shifted_radii = 1u << 0;          // ssf: shifted radial rule (else midpoint)
 inline constexpr std::uint32_t method_flag_ssf_antithetic_radii = 1u << 1;       // ssf: antithetic radial rule
 inline constexpr std::uint32_t method_flag_ssf_stratified_radii = 1u << 2;       // ssf: stratified radial rule
 inline constexpr std::uint32_t method_flag_quadrature_resampled_radii = 1u << 0; // quadrature: radii redrawn until a0 >= 0
 inline constexpr std::uint32_t method_flag_quadrature_haar = 1u << 1;            // quadrature: dense Haar Q, not butterflies
 inline constexpr std::uint32_t method_flag_quadrature_stratified_radii = 1u << 2; // quadrature: stratified radial rule
+// quadrature: every rule's gather permutation is blocked (--permutation blocked: d a multiple of 8, and the
+// eight outputs 8b .. 8b+7 read the eight inputs 8c .. 8c+7 of one c); open checks it, and the runtime's AVX2
+// / AVX-512 paths then gather eight floats with one lane permute. Without the bit the permutations are uniform.
+inline constexpr std::uint32_t method_flag_quadrature_blocked_permutation = 1u << 3;
 inline constexpr std::uint32_t method_flag_gorf_signed_mixture = 1u << 0;        // gorf / grff: signed-mixture spectral model
 inline constexpr std::uint32_t method_flag_nystroem_kmeanspp = 1u << 0;          // nystroem: k-means++ landmarks (else uniform)
 

@@ -39,6 +39,7 @@ enum class radial_rule_kind { automatic, midpoint, shifted, antithetic, stratifi
 enum class spectral_kind { signed_mixture, bessel_1d };
 enum class directions_kind { dense, butterfly, hadamard };
 enum class landmark_init_kind { uniform, kmeanspp };
+enum class permutation_kind { uniform, blocked };
 
 template <class E>
 struct named_value {
@@ -58,6 +59,8 @@ inline constexpr named_value<directions_kind> directions_names[] = {{directions_
                                                                     {directions_kind::hadamard, "hadamard"}};
 inline constexpr named_value<landmark_init_kind> landmark_init_names[] = {{landmark_init_kind::uniform, "uniform"},
                                                                           {landmark_init_kind::kmeanspp, "kmeans++"}};
+inline constexpr named_value<permutation_kind> permutation_names[] = {{permutation_kind::uniform, "uniform"},
+                                                                      {permutation_kind::blocked, "blocked"}};
 
 // The name table of each choice type (overloads on a value of the type).
 inline std::span<const named_value<arccos_pairs_kind>> names_of(arccos_pairs_kind) { return arccos_pairs_names; }
@@ -65,6 +68,7 @@ inline std::span<const named_value<radial_rule_kind>> names_of(radial_rule_kind)
 inline std::span<const named_value<spectral_kind>> names_of(spectral_kind) { return spectral_names; }
 inline std::span<const named_value<directions_kind>> names_of(directions_kind) { return directions_names; }
 inline std::span<const named_value<landmark_init_kind>> names_of(landmark_init_kind) { return landmark_init_names; }
+inline std::span<const named_value<permutation_kind>> names_of(permutation_kind) { return permutation_names; }
 
 // A choice's name, nullptr for a value outside its table.
 template <class E>
@@ -122,6 +126,7 @@ struct build_options {
     bool resample_radii = false;            // the paper's biased a0 >= 0 variant
     bool haar_rotations = false;            // dense Haar Q instead of butterflies (accuracy reference)
     bool partial_rule = false;              // exactly features / 2 points: the last rule truncated (not rounded)
+    permutation_kind permutation = permutation_kind::uniform;  // the butterflies' gathers: uniform | blocked (d % 8 == 0)
     // gq
     unsigned gq_nodes = 2;                  // Gauss-Hermite nodes per coordinate (quffka's default 2)
     // SRF / GORF

@@ -169,7 +169,7 @@ class FeatureMap:
         The other `kfm build` options with "_" for "-" (`kfm.BUILD_OPTIONS`, the library's option
         table): sigma (a number, "median" or "scale"), nu, alpha, order, degree, scale, weights,
         sigmas, radial_points, radial_rule, sweeps, fft_size, resample_radii=True, haar_rotations=True,
-        partial_rule=True, gq_nodes, spectral, directions, arccos_pairs, landmark_init,
+        partial_rule=True, permutation, gq_nodes, spectral, directions, arccos_pairs, landmark_init,
         progress=True. None leaves an option at its default, `kfm build`'s (`kfm help build`).
 
     Raises

@@ -84,6 +84,9 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
     resample_radii, haar_rotations, partial_rule : bool or None, default=None
         quadrature's options: the paper's biased radius resampling, dense Haar rotations instead of
         butterflies, exactly n_components outputs (the last rule truncated) instead of whole rules.
+    permutation : {"uniform", "blocked"} or None, default=None
+        quadrature's gather permutations: uniform (the library's default, the paper's) or blocked
+        (n_features_in_ a multiple of 8: faster single rows on AVX2 / AVX-512, slightly higher error).
     gq_nodes : int or None, default=None
         gq's Gauss-Hermite nodes per coordinate, 2..64 (None: the library's default, 2).
     spectral : {"signed-mixture", "bessel-1d"} or None, default=None
@@ -122,7 +125,8 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
                  mixture_sigmas: Optional[Sequence[float]] = None, radial_points: Optional[int] = None,
                  radial_rule: Optional[str] = None, sweeps: Optional[int] = None, fft_size: Optional[str] = None,
                  resample_radii: Optional[bool] = None, haar_rotations: Optional[bool] = None,
-                 partial_rule: Optional[bool] = None, gq_nodes: Optional[int] = None,
+                 partial_rule: Optional[bool] = None, permutation: Optional[str] = None,
+                 gq_nodes: Optional[int] = None,
                  spectral: Optional[str] = None, directions: Optional[str] = None, arccos_pairs: Optional[str] = None,
                  landmark_init: Optional[str] = None, random_state: Union[int, np.random.RandomState, None] = None,
                  n_jobs: Optional[int] = None) -> None:
@@ -144,6 +148,7 @@ class RandomFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         self.resample_radii = resample_radii
         self.haar_rotations = haar_rotations
         self.partial_rule = partial_rule
+        self.permutation = permutation
         self.gq_nodes = gq_nodes
         self.spectral = spectral
         self.directions = directions

@@ -78,6 +78,69 @@ inline void gather_registers(const vf<A> (&v)[K], const std::uint32_t* perm, vf<
     static_assert(has_register_gather<A>(), "gather_registers needs AVX2 or AVX-512");
 }
 
+// A blocked gather permutation (format::method_flag_quadrature_blocked_permutation): each aligned group of
+// eight outputs reads one aligned group of eight inputs, so an output register of eight floats is one lane
+// permute (vpermps, which reads only the index's low three bits) of one source register. Where the ISA has
+// it (AVX2, and AVX-512's 256-bit half of it), the gathers below replace permute_gather's scalar loop and
+// gather_registers' permutes and blends (K^2 vpermps and K (K - 1) blends per rule and repeat on AVX2).
+template <class A>
+constexpr bool has_blocked_gather() noexcept {
+    return is_avx2_or_avx512<A>();
+}
+
+#if XSIMD_WITH_AVX2
+// y[i] = x[perm[i]] for a blocked perm (d a multiple of 8), eight outputs at a time.
+inline void permute_gather_blocked(const float* x, unsigned d, const std::uint32_t* perm, float* y) noexcept {
+    for (unsigned i = 0; i < d; i += 8) {
+        const __m256i idx = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(perm + i));
+        _mm256_storeu_ps(y + i, _mm256_permutevar8x32_ps(_mm256_loadu_ps(x + (perm[i] & ~7u)), idx));
+    }
+}
+
+// gather_registers for a blocked perm on AVX2's eight lanes: the registers through a stack buffer (a source
+// register chosen at run time cannot be named in registers), then one permute per output register.
+template <std::size_t K, class A>
+inline void gather_registers_blocked(const vf<A> (&v)[K], const std::uint32_t* perm, vf<A> (&out)[K]) noexcept {
+    static_assert(lanes<A> == 8, "eight-lane registers");
+    alignas(32) float held[K * 8];
+    for (std::size_t k = 0; k < K; ++k) v[k].store_aligned(held + k * 8);
+    for (std::size_t k = 0; k < K; ++k) {
+        const __m256i idx = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(perm + k * 8));
+        out[k] = vf<A>(_mm256_permutevar8x32_ps(_mm256_load_ps(held + (perm[k * 8] & ~7u)), idx));
+    }
+}
+#endif
+
+// out = v gathered through perm, blocked or not (gather_registers). On AVX2 from four registers up: for one
+// or two, gather_registers' one or two permutes per output (and a blend) cost no more than the way through
+// memory.
+template <std::size_t K, class A>
+constexpr bool gathers_blocked_registers() noexcept {
+    return lanes<A> == 8 && K >= 4 && has_register_gather<A>();
+}
+
+template <std::size_t K, class A>
+inline void gather_rule_registers(const vf<A> (&v)[K], const std::uint32_t* perm, bool blocked,
+                                  vf<A> (&out)[K]) noexcept {
+#if XSIMD_WITH_AVX2
+    if constexpr (gathers_blocked_registers<K, A>())
+        if (blocked) return gather_registers_blocked<K, A>(v, perm, out);
+#endif
+    (void)blocked;
+    gather_registers<K, A>(v, perm, out);
+}
+
+// y = x through perm: eight floats a permute for a blocked perm where the ISA has it, else permute_gather.
+template <class A>
+inline void gather_rule_memory(const float* x, unsigned d, const std::uint32_t* perm, bool blocked, float* y) noexcept {
+#if XSIMD_WITH_AVX2
+    if constexpr (has_blocked_gather<A>())
+        if (blocked) return permute_gather_blocked(x, d, perm, y);
+#endif
+    (void)blocked;
+    permute_gather<A>(x, d, perm, y);
+}
+
 // The in-register level H of butterfly_lane_block on the K registers of each of P rules (rule p's angles
 // at cs + p cs_stride).
 template <unsigned H, std::size_t P, std::size_t K, class A>
@@ -118,15 +181,15 @@ inline void transpose_four_rules(__m256 (&a)[4]) noexcept {
 // simplex_rows' SSE step on those rows of four floats. Each lane does the operations of the one-lane step in
 // the same order, so every rule gets the same bits. Rule p's t goes to t + p (d+1).
 template <std::size_t K, class A>
-inline void simplex_four_rules(vf<A> (&v)[4][K], const std::uint32_t* perm, const float* r, const float* diag,
-                               float* t) noexcept {
+inline void simplex_four_rules(vf<A> (&v)[4][K], const std::uint32_t* perm, bool blocked, const float* r,
+                               const float* diag, float* t) noexcept {
     constexpr std::size_t W = lanes<A>, d = K * W;
     alignas(64) float rules[4][d];          // each rule's gathered last repeat
     alignas(32) float y[4 * d];             // row j of the four rules at y + 4 j
     alignas(32) float rows_t[4 * (d + 1)];  // their simplex outputs, likewise
     for (std::size_t p = 0; p < 4; ++p) {
         vf<A> gathered[K];
-        gather_registers<K, A>(v[p], perm + p * d, gathered);
+        gather_rule_registers<K, A>(v[p], perm + p * d, blocked, gathered);
         for (std::size_t k = 0; k < K; ++k) gathered[k].store_aligned(rules[p] + k * W);
     }
     for (std::size_t c = 0; c < d; c += 8) {
@@ -158,8 +221,8 @@ inline void simplex_four_rules(vf<A> (&v)[4][K], const std::uint32_t* perm, cons
 // steps run as one (simplex_four_rules). Rule p reads the angles cs + p cs_stride and the permutation perm + p d, and writes t + p (d+1).
 template <std::size_t P, std::size_t K, class A>
 void butterfly_simplex_registers(const float* x, float* t, unsigned d, const float* cs, std::size_t cs_stride,
-                                 const std::uint32_t* perm, unsigned repeats, const float* r, const float* diag,
-                                 float* scratch) noexcept {
+                                 const std::uint32_t* perm, bool blocked, unsigned repeats, const float* r,
+                                 const float* diag, float* scratch) noexcept {
     constexpr std::size_t W = lanes<A>;
     vf<A> v[P][K];
     for (std::size_t p = 0; p < P; ++p)
@@ -179,18 +242,27 @@ void butterfly_simplex_registers(const float* x, float* t, unsigned d, const flo
         if (rep + 1 == repeats) break;  // the last gather: below
         for (std::size_t p = 0; p < P; ++p) {
             vf<A> gathered[K];
-            gather_registers<K, A>(v[p], perm + p * d, gathered);
+            gather_rule_registers<K, A>(v[p], perm + p * d, blocked, gathered);
             for (std::size_t k = 0; k < K; ++k) v[p][k] = gathered[k];
         }
     }
 #if XSIMD_WITH_AVX2
-    if constexpr (simplex_across_rules<P, A>()) return simplex_four_rules<K, A>(v, perm, r, diag, t);
+    if constexpr (simplex_across_rules<P, A>()) return simplex_four_rules<K, A>(v, perm, blocked, r, diag, t);
 #endif
-    // Otherwise the simplex step reads the last gather through perm.
+    // Otherwise the simplex step reads the last gather through perm, or, blocked, from its registers
+    // gathered like the repeats' before (the same values in the same order: the same bits).
     for (std::size_t p = 0; p < P; ++p) {
         float* y = scratch + p % 2 * d;  // rule p + 2 reuses rule p's half once its simplex step has read it
+        const std::size_t tp = p * (std::size_t(d) + 1);
+        if (gathers_blocked_registers<K, A>() && blocked) {
+            vf<A> gathered[K];
+            gather_rule_registers<K, A>(v[p], perm + p * d, blocked, gathered);
+            for (std::size_t k = 0; k < K; ++k) store_f<A>(y + k * W, gathered[k]);
+            simplex_rows<scalar_arch, 1, false>(y, nullptr, d, r, diag, t + tp);
+            continue;
+        }
         for (std::size_t k = 0; k < K; ++k) store_f<A>(y + k * W, v[p][k]);
-        simplex_rows<scalar_arch, 1, true>(y, perm + p * d, d, r, diag, t + p * (std::size_t(d) + 1));
+        simplex_rows<scalar_arch, 1, true>(y, perm + p * d, d, r, diag, t + tp);
     }
 }
 
@@ -200,36 +272,40 @@ void butterfly_simplex_registers(const float* x, float* t, unsigned d, const flo
 // faster than two).
 template <std::size_t K, class A>
 void butterfly_simplex_register_rules(const float* x, float* t, unsigned rules, unsigned d, const float* cs,
-                                      std::size_t cs_stride, const std::uint32_t* perm, unsigned repeats,
-                                      const float* r, const float* diag, float* scratch) noexcept {
+                                      std::size_t cs_stride, const std::uint32_t* perm, bool blocked,
+                                      unsigned repeats, const float* r, const float* diag, float* scratch) noexcept {
     const std::size_t t_stride = std::size_t(d) + 1;
     unsigned k = 0;
     if constexpr (K <= 4)
         for (; k + 4 <= rules; k += 4)
             butterfly_simplex_registers<4, K, A>(x, t + k * t_stride, d, cs + k * cs_stride, cs_stride,
-                                                 perm + std::size_t(k) * d, repeats, r, diag, scratch);
+                                                 perm + std::size_t(k) * d, blocked, repeats, r, diag, scratch);
     for (; K < 16 && k + 2 <= rules; k += 2)
         butterfly_simplex_registers<2, K, A>(x, t + k * t_stride, d, cs + k * cs_stride, cs_stride,
-                                             perm + std::size_t(k) * d, repeats, r, diag, scratch);
+                                             perm + std::size_t(k) * d, blocked, repeats, r, diag, scratch);
     for (; k < rules; ++k)
         butterfly_simplex_registers<1, K, A>(x, t + k * t_stride, d, cs + k * cs_stride, cs_stride,
-                                             perm + std::size_t(k) * d, repeats, r, diag, scratch);
+                                             perm + std::size_t(k) * d, blocked, repeats, r, diag, scratch);
 }
 
 // One rule through memory: t (d+1 floats) from x (d floats), scratch 2 d floats.
 template <class A>
 void butterfly_simplex_memory(const float* x, float* t, unsigned d, unsigned log2_d2, const float* cs,
-                              const std::uint32_t* perm, unsigned repeats, const float* r, const float* diag,
-                              float* scratch) noexcept {
+                              const std::uint32_t* perm, bool blocked, unsigned repeats, const float* r,
+                              const float* diag, float* scratch) noexcept {
     float* levels = scratch;
     float* gathered = scratch + d;
     const float* src = x;
     for (unsigned rep = 0; rep < repeats; ++rep) {
         butterfly_levels<A>(src, levels, d, log2_d2, cs, false);
         if (rep + 1 < repeats) {
-            permute_gather<A>(levels, d, perm, gathered);
+            gather_rule_memory<A>(levels, d, perm, blocked, gathered);
             src = gathered;
         }
+    }
+    if (blocked && has_blocked_gather<A>()) {  // the last gather a permute per eight floats, then the step
+        gather_rule_memory<A>(levels, d, perm, blocked, gathered);
+        return simplex_rows<scalar_arch, 1, false>(gathered, nullptr, d, r, diag, t);
     }
     simplex_rows<scalar_arch, 1, true>(levels, perm, d, r, diag, t);
 }
@@ -237,30 +313,35 @@ void butterfly_simplex_memory(const float* x, float* t, unsigned d, unsigned log
 // For each of `rules` consecutive rules k (angles cs + k 2 (d2 - 1), permutation perm + k d):
 // t + k (d+1) = V^T (M_k x) for x (d floats), the forward network (butterfly_apply's levels and
 // permutation, `repeats` times) and simplex_rows' step with the coefficients r and diag. x and t do not
-// overlap; scratch holds 2 d floats.
+// overlap; scratch holds 2 d floats. blocked: every rule's perm is blocked (gather_rule_memory; d a
+// multiple of 8), which the ISAs with a blocked gather use; the results are the same either way.
 template <class A>
 void butterfly_simplex_row(const float* x, float* t, unsigned rules, unsigned d, unsigned log2_d2, const float* cs,
-                           const std::uint32_t* perm, unsigned repeats, const float* r, const float* diag,
-                           float* scratch) noexcept {
+                           const std::uint32_t* perm, bool blocked, unsigned repeats, const float* r,
+                           const float* diag, float* scratch) noexcept {
     const std::size_t cs_stride = 2 * ((std::size_t(1) << log2_d2) - 1);
     if constexpr (has_register_gather<A>()) {
         constexpr std::size_t W = lanes<A>;
         if (d == W)
-            return butterfly_simplex_register_rules<1, A>(x, t, rules, d, cs, cs_stride, perm, repeats, r, diag, scratch);
+            return butterfly_simplex_register_rules<1, A>(x, t, rules, d, cs, cs_stride, perm, blocked, repeats, r,
+                                                          diag, scratch);
         if (d == 2 * W)
-            return butterfly_simplex_register_rules<2, A>(x, t, rules, d, cs, cs_stride, perm, repeats, r, diag, scratch);
+            return butterfly_simplex_register_rules<2, A>(x, t, rules, d, cs, cs_stride, perm, blocked, repeats, r,
+                                                          diag, scratch);
         if (d == 4 * W)
-            return butterfly_simplex_register_rules<4, A>(x, t, rules, d, cs, cs_stride, perm, repeats, r, diag, scratch);
+            return butterfly_simplex_register_rules<4, A>(x, t, rules, d, cs, cs_stride, perm, blocked, repeats, r,
+                                                          diag, scratch);
         if (d == 8 * W)
-            return butterfly_simplex_register_rules<8, A>(x, t, rules, d, cs, cs_stride, perm, repeats, r, diag, scratch);
+            return butterfly_simplex_register_rules<8, A>(x, t, rules, d, cs, cs_stride, perm, blocked, repeats, r,
+                                                          diag, scratch);
         if constexpr (W == 16)  // sixteen registers: AVX-512 only (AVX2's gathers through 16 registers cost more)
             if (d == 16 * W)
-                return butterfly_simplex_register_rules<16, A>(x, t, rules, d, cs, cs_stride, perm, repeats, r, diag,
-                                                               scratch);
+                return butterfly_simplex_register_rules<16, A>(x, t, rules, d, cs, cs_stride, perm, blocked, repeats, r,
+                                                               diag, scratch);
     }
     for (unsigned k = 0; k < rules; ++k)
         butterfly_simplex_memory<A>(x, t + std::size_t(k) * (d + 1), d, log2_d2, cs + k * cs_stride,
-                                    perm + std::size_t(k) * d, repeats, r, diag, scratch);
+                                    perm + std::size_t(k) * d, blocked, repeats, r, diag, scratch);
 }
 
 }  // namespace

@@ -117,10 +117,12 @@ struct kernel_table {
     // butterfly_simplex_batch for one vector x (d floats) and `rules` consecutive rules: rule k's angles at
     // cs + k * 2 (d2 - 1), its permutation at perm + k * d, its d+1 projections at t + k * (d+1). The same
     // operations as each of the batch's lanes, so the single-vector path gives every row exactly its batch
-    // values. x and t do not overlap; scratch holds 2 d floats.
+    // values. x and t do not overlap; scratch holds 2 d floats. blocked: every rule's permutation is blocked
+    // (format::method_flag_quadrature_blocked_permutation; d a multiple of 8), which AVX2 and AVX-512 gather
+    // eight floats at a time; the values are the same as with blocked false.
     void (*butterfly_simplex_row)(const float* x, float* t, unsigned rules, unsigned d, unsigned log2_d2, const float* cs,
-                                  const std::uint32_t* perm, unsigned repeats, const float* r, const float* diag,
-                                  float* scratch);
+                                  const std::uint32_t* perm, bool blocked, unsigned repeats, const float* r,
+                                  const float* diag, float* scratch);
 
     // out[j] = k(max(x_sq + l_sq[j] - 2 dot[j], 0)) for j < n: a radial kernel against n points from their
     // dot products with x (kernels/kernel_of_dots.hpp). dot == out is allowed.

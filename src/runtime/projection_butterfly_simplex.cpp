@@ -4,7 +4,8 @@
 // written to t[k (d+1) ..]. The point for t_j is Q_k v_j with
 // Q_k = M_k^T; radii, weights and the arccos reflections are applied by the feature stage. A partial last rule (the
 // builder's partial_rule: projection_dim < block_count (d+1)) is computed whole and only its first
-// projections are kept.
+// projections are kept. A map built with blocked permutations (format::method_flag_quadrature_blocked_permutation,
+// checked at open) tells the single-vector kernel so, which on AVX2 / AVX-512 gathers eight floats at a time.
 // A batch runs R = kernels->butterfly_simplex_batch_rows rows at a time interleaved (element i of row v at
 // [i R + v]) through the kernel's batched network and simplex step, written back row by row. Both paths
 // perform the same operations on each row (the network's rotations round alike, and butterfly_simplex_row's
@@ -23,6 +24,20 @@
 namespace kfm::detail {
 namespace {
 
+// Whether the builder recorded blocked permutations (format::method_flag_quadrature_blocked_permutation).
+bool blocked_permutations(const format::map_meta& m) {
+    return m.method == std::uint32_t(format::method::quadrature) &&
+           (m.method_flags & format::method_flag_quadrature_blocked_permutation) != 0;
+}
+
+// Whether each aligned group of eight outputs of perm (n indices, n a multiple of 8) reads one aligned group
+// of eight inputs.
+bool is_blocked(const std::uint32_t* perm, std::uint64_t n) {
+    for (std::uint64_t i = 0; i < n; ++i)
+        if ((perm[i] ^ perm[i & ~std::uint64_t(7)]) >> 3 != 0) return false;
+    return true;
+}
+
 status butterfly_simplex_verify(const map_state& map) {
     const auto& m = *map.meta;
     if (m.work_dim != m.input_dim) return status::bad_meta;
@@ -31,7 +46,13 @@ status butterfly_simplex_verify(const map_state& map) {
     if (m.block_count == 0 || m.projection_dim > std::uint64_t(m.block_count) * rule ||
         m.projection_dim <= (std::uint64_t(m.block_count) - 1) * rule)
         return status::bad_meta;
-    return verify_butterfly_sections(map);
+    if (const status s = verify_butterfly_sections(map); s != status::ok) return s;
+    // The blocked bit selects a gather that reads whole groups of eight: a file must not claim it falsely.
+    if (blocked_permutations(m)) {
+        const section_view<std::uint32_t> perm = map.view<section::permutation>();
+        if (m.work_dim % 8 != 0 || !is_blocked(perm.data, perm.count)) return status::bad_parameter_value;
+    }
+    return status::ok;
 }
 
 // The scratch holds four buffers of d floats, each starting on a 64-byte boundary: the kernel's scratch
@@ -100,10 +121,11 @@ void butterfly_simplex_apply(const map_state& map, const float* x, float* t, flo
     simplex_coefficients(d, r, diag);
     // every full rule in one call, then a partial last rule whole into its own buffer
     const std::uint32_t full = has_partial_rule(m) ? m.block_count - 1 : m.block_count;
-    map.kernels->butterfly_simplex_row(x, t, full, d, ceil_log2(d), cs, perm, m.repeats, r, diag, scratch);
+    const bool blocked = blocked_permutations(m);
+    map.kernels->butterfly_simplex_row(x, t, full, d, ceil_log2(d), cs, perm, blocked, m.repeats, r, diag, scratch);
     if (full < m.block_count) {
         map.kernels->butterfly_simplex_row(x, partial, 1, d, ceil_log2(d), cs + full * cs_stride, perm + std::size_t(full) * d,
-                                           m.repeats, r, diag, scratch);
+                                           blocked, m.repeats, r, diag, scratch);
         const std::size_t begin = std::size_t(full) * (d + 1);
         std::memcpy(t + begin, partial, (m.projection_dim - begin) * sizeof(float));
     }

@@ -122,7 +122,7 @@ TEST_CASE("butterfly_simplex_batch gives each vector exactly the same table's bu
                     CAPTURE(v);
                     for (unsigned i = 0; i < d; ++i) y[i] = x[i * rows + v];
                     t->butterfly_simplex_row(y.data(), single.data(), 1, d, net.log2_d2, net.cs.data(), net.perm.data(),
-                                             repeats, net.r.data(), net.diag.data(), y_scratch.data());
+                                             false, repeats, net.r.data(), net.diag.data(), y_scratch.data());
                     bool same = true;
                     for (unsigned j = 0; j <= d; ++j) same = same && std::memcmp(&single[j], &out[j * rows + v], sizeof(float)) == 0;
                     CHECK(same);

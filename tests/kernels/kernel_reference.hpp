@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "kernels/kernel_table.hpp"
 
@@ -53,6 +54,18 @@ inline void random_permutation(test_rng& rng, unsigned d, std::uint32_t* perm) {
         const std::uint32_t s = perm[i - 1];
         perm[i - 1] = perm[j];
         perm[j] = s;
+    }
+}
+
+// A random blocked permutation (d a multiple of 8): outputs 8b .. 8b+7 are the inputs of one group 8c .. 8c+7,
+// in a random order (the quadrature builder's, format::method_flag_quadrature_blocked_permutation).
+inline void random_blocked_permutation(test_rng& rng, unsigned d, std::uint32_t* perm) {
+    std::vector<std::uint32_t> groups(d / 8);
+    random_permutation(rng, d / 8, groups.data());
+    for (unsigned b = 0; b < d / 8; ++b) {
+        std::uint32_t order[8];
+        random_permutation(rng, 8, order);
+        for (unsigned l = 0; l < 8; ++l) perm[8 * b + l] = 8 * groups[b] + order[l];
     }
 }
 

@@ -68,6 +68,9 @@ std::vector<builder_config> option_variants(unsigned d, unsigned features) {
         o.features = o.features / 2 * 2 + 2;
     });
     add("quadrature/arccos/2", fmt::method::quadrature, fmt::kernel::arccos, [](o_t& o) { o.kernel.order = 2; });
+    if (d % 8 == 0)
+        add("quadrature/gaussian/blocked", fmt::method::quadrature, fmt::kernel::gaussian,
+            [](o_t& o) { o.permutation = kfm::offline::permutation_kind::blocked; });
     add("orf/gaussian/sigma-2.5", fmt::method::orf, fmt::kernel::gaussian, [](o_t& o) { o.kernel.sigma = 2.5; });
     add("gorf/polynomial/bessel-1d", fmt::method::gorf, fmt::kernel::polynomial_sphere, [](o_t& o) {
         o.kernel.degree = 2;

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -113,14 +114,14 @@ TEST_CASE("butterfly Q is orthogonal and the transpose inverts the network, d po
 TEST_CASE("butterfly points Q v are uniform on the sphere in their low moments (as Haar would give)") {
     // For u uniform on S^{d-1}: E[u_i] = 0 and E[u_i^2] = 1/d. Check one coordinate of Q v_0 over seeds,
     // for d not a power of two (pass-through pairs) and a power of two.
-    for (unsigned d : {13u, 16u}) {
+    for (unsigned d : {13u, 16u, 24u}) {  // 16, 24: blocked permutations, as the builder draws them
         const unsigned seeds = 4000;
         double sum = 0.0, sum2 = 0.0, sum4 = 0.0;
         const auto v = simplex_matrix(d);
         for (unsigned s = 0; s < seeds; ++s) {
             rng r(derive(99, s));
             const auto cs = butterfly_cos_sin(d, r);
-            const auto perm = random_permutation(d, r);
+            const auto perm = d % 8 == 0 ? random_blocked_permutation(d, r) : random_permutation(d, r);
             // (Q v_0)_c = sum_i Q[c][i] v_0[i] = (M^T v_0)_c: apply the transposed network to v_0.
             std::vector<double> p(d);
             for (unsigned i = 0; i < d; ++i) p[i] = v[i * (d + 1)];
@@ -135,6 +136,46 @@ TEST_CASE("butterfly points Q v are uniform on the sphere in their low moments (
         CHECK(std::fabs(mean) < 4.0 * std::sqrt(m2 / seeds));
         CHECK(std::fabs(m2 - 1.0 / d) < 4.0 * std::sqrt(var2 / seeds));
     }
+}
+
+TEST_CASE("quadrature builder: --permutation blocked draws blocked permutations and records them in the flags") {
+    for (unsigned d : {7u, 8u, 13u, 16u, 24u, 100u, 128u})
+        for (permutation_kind kind : {permutation_kind::uniform, permutation_kind::blocked}) {
+            CAPTURE(d);
+            const bool blocked = kind == permutation_kind::blocked;
+            CAPTURE(blocked);
+            auto o = quadrature_options(d, 2 * 2 * (d + 1), format::kernel::gaussian);
+            o.permutation = kind;
+            if (blocked && d % 8 != 0) {
+                CHECK_THROWS_WITH_AS(build_map(o), doctest::Contains("d a multiple of 8"), std::invalid_argument);
+                continue;
+            }
+            const auto m = build_map(o);
+            CHECK(((m.meta.method_flags & format::method_flag_quadrature_blocked_permutation) != 0) == blocked);
+            const auto* perm_section = find_section(m, format::tag::permutation);
+            REQUIRE(perm_section != nullptr);
+            std::vector<std::uint32_t> perm(perm_section->count);
+            std::memcpy(perm.data(), perm_section->bytes.data(), perm.size() * sizeof(std::uint32_t));
+            for (unsigned k = 0; k < m.meta.block_count; ++k) {  // each rule's a permutation, blocked when asked
+                const std::uint32_t* rule = perm.data() + std::size_t(k) * d;
+                std::vector<int> seen(d, 0);
+                for (unsigned i = 0; i < d; ++i) seen.at(rule[i])++;
+                for (int c : seen) CHECK(c == 1);
+                if (blocked)
+                    for (unsigned i = 0; i < d; ++i) CHECK(rule[i] / 8 == rule[i / 8 * 8] / 8);
+            }
+        }
+    auto haar = quadrature_options(16, 2 * 2 * 17, format::kernel::gaussian);
+    haar.haar_rotations = true;  // a dense Haar rotation has no permutation to block
+    haar.permutation = permutation_kind::blocked;
+    CHECK_THROWS_WITH_AS(build_map(haar), doctest::Contains("Haar"), std::invalid_argument);
+    rng a(5), b(6);
+    const auto p = random_blocked_permutation(64, a), q = random_blocked_permutation(64, b);
+    CHECK(p != q);
+    std::set<std::uint32_t> groups;  // every group of eight read once
+    for (unsigned g = 0; g < 8; ++g) groups.insert(p[8 * g] / 8);
+    CHECK(groups.size() == 8);
+    CHECK_THROWS_AS(random_blocked_permutation(12, a), std::invalid_argument);
 }
 
 TEST_CASE("random permutations are permutations and depend on the seed") {

@@ -3,6 +3,7 @@
 // hadamard (H D1 H D2 H D3 blocks), butterfly_blocks (stacked M_k x), and their open-time checks.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -303,9 +304,67 @@ TEST_CASE("open rejects bad butterfly, permutation and sign sections") {
               s.count = 0;
           }) != status::ok);
 
+    // A blocked-permutation claim (format::method_flag_quadrature_blocked_permutation) on d = 13.
+    auto claimed = good;
+    claimed.meta.method_flags |= format::method_flag_quadrature_blocked_permutation;
+    const test::file_buffer c(offline::serialize(claimed));
+    map cv;
+    CHECK(open(c.data(), c.size(), &cv, isa::scalar) == status::bad_parameter_value);
+
     auto sorf = offline::build_map(options(format::method::sorf, 13, 64));
     sorf.meta.repeats = 2;
     const test::file_buffer b(offline::serialize(sorf));
     map v;
     CHECK(open(b.data(), b.size(), &v, isa::scalar) == status::bad_meta);
+}
+
+TEST_CASE("butterfly_simplex: blocked permutations are claimed, checked at open, and give the bits of the plain path") {
+    // --permutation blocked draws blocked permutations and records it; the runtime's AVX2 / AVX-512 gathers
+    // move eight floats at a time on such maps. The same map without the claim takes the plain gathers and
+    // must give the same bits, single rows and batches, on every ISA.
+    for (unsigned d : {8u, 16u, 64u, 136u, 256u, 784u}) {
+        CAPTURE(d);
+        auto o = options(format::method::quadrature, d, 5 * 2 * (d + 1));
+        o.permutation = offline::permutation_kind::blocked;
+        const auto blocked = offline::build_map(o);
+        REQUIRE((blocked.meta.method_flags & format::method_flag_quadrature_blocked_permutation) != 0);
+        const auto perm = kfm::test::section_values<std::uint32_t>(blocked, format::tag::permutation);
+        for (std::size_t i = 0; i < perm.size(); ++i) CHECK(perm[i] / 8 == perm[i / 8 * 8] / 8);
+        auto plain = blocked;
+        plain.meta.method_flags &= ~format::method_flag_quadrature_blocked_permutation;
+        const test::file_buffer bb(offline::serialize(blocked)), pb(offline::serialize(plain));
+        const std::size_t rows = 9;
+        std::vector<float> in;
+        for (std::size_t r = 0; r < rows; ++r) {
+            const auto row = test::test_vector(d, 7 + unsigned(r));
+            in.insert(in.end(), row.begin(), row.end());
+        }
+        for (isa i : all_isas) {
+            if (!isa_available(i)) continue;
+            CAPTURE(std::string(isa_name(i)));
+            const map bv = test::open_or_fail(bb, i), pv = test::open_or_fail(pb, i);
+            const std::size_t out = bv.output_dim();
+            std::vector<float> b1(out), p1(out), bn(rows * out), pn(rows * out);
+            std::vector<std::uint8_t> ws(workspace_bytes(bv, rows));
+            REQUIRE(transform(bv, in.data(), d, b1.data(), out, ws.data(), ws.size()) == status::ok);
+            REQUIRE(transform(pv, in.data(), d, p1.data(), out, ws.data(), ws.size()) == status::ok);
+            CHECK(std::memcmp(b1.data(), p1.data(), out * sizeof(float)) == 0);
+            REQUIRE(transform_batch(bv, in.data(), rows, d, d, bn.data(), out, ws.data(), ws.size()) == status::ok);
+            REQUIRE(transform_batch(pv, in.data(), rows, d, d, pn.data(), out, ws.data(), ws.size()) == status::ok);
+            CHECK(std::memcmp(bn.data(), pn.data(), rows * out * sizeof(float)) == 0);
+        }
+        if (d == 8) continue;  // one group per rule: every permutation is blocked
+        // Two outputs of rule 0 in different groups swapped: still a permutation, no longer blocked.
+        auto broken = blocked;
+        for (auto& s : broken.sections)
+            if (s.tag == format::tag::permutation) {
+                std::uint32_t p[9];
+                std::memcpy(p, s.bytes.data(), sizeof p);
+                std::swap(p[0], p[8]);
+                std::memcpy(s.bytes.data(), p, sizeof p);
+            }
+        const test::file_buffer xb(offline::serialize(broken));
+        map xv;
+        CHECK(open(xb.data(), xb.size(), &xv, isa::scalar) == status::bad_parameter_value);
+    }
 }

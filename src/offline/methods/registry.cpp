@@ -31,7 +31,7 @@ const std::vector<method_row>& rows() {
          {o::radial_points, o::radial_rule, o::sweeps, o::fft_size, o::progress}, false, nullptr, o::method},
         {m::quadrature, "SR(3,3) spherical-radial quadrature with butterfly rotations (signed features)",
          gaussian | arccos | mixtures, build_quadrature, quadrature_least_output_dim,
-         {o::radial_rule, o::resample_radii, o::haar_rotations, o::partial_rule}, false, nullptr, o::method},
+         {o::radial_rule, o::resample_radii, o::haar_rotations, o::partial_rule, o::permutation}, false, nullptr, o::method},
         {m::sorf, "structured orthogonal random features: H D1 H D2 H D3 blocks", gaussian | arccos | mixtures,
          build_sorf, nullptr, {o::arccos_pairs}, false, nullptr, o::method},
         {m::qmc, "randomised Halton quasi-Monte Carlo directions", gaussian | arccos | mixtures | laplacian, build_qmc,

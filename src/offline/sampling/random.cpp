@@ -156,6 +156,17 @@ std::vector<std::uint32_t> random_permutation(unsigned d, rng& r) {
     return p;
 }
 
+std::vector<std::uint32_t> random_blocked_permutation(unsigned d, rng& r) {
+    if (d % 8 != 0) throw std::invalid_argument("random_blocked_permutation: d must be a multiple of 8");
+    const std::vector<std::uint32_t> groups = random_permutation(d / 8, r);
+    std::vector<std::uint32_t> p(d);
+    for (unsigned b = 0; b < d / 8; ++b) {
+        const std::vector<std::uint32_t> order = random_permutation(8, r);
+        for (unsigned l = 0; l < 8; ++l) p[8 * b + l] = 8 * groups[b] + order[l];
+    }
+    return p;
+}
+
 std::vector<double> stratified_uniforms(std::size_t n, rng& r) {
     if (n == 0) throw std::invalid_argument("stratified_uniforms: n must be at least 1");
     if (n > std::numeric_limits<std::uint32_t>::max())  // the permutation's indices are 32-bit

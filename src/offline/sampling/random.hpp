@@ -53,6 +53,11 @@ std::vector<double> haar_orthogonal_rows(unsigned d, rng& r);
 // A uniformly random permutation of 0..d-1 (Fisher-Yates with rng::below).
 std::vector<std::uint32_t> random_permutation(unsigned d, rng& r);
 
+// A uniformly random blocked permutation of 0..d-1 (d a multiple of 8): the outputs 8b .. 8b+7 are the inputs
+// 8c .. 8c+7 of c = sigma(b), in the order tau_b, with sigma and every tau_b uniform (random_permutation).
+// A gather through it moves whole groups of eight (format::method_flag_quadrature_blocked_permutation).
+std::vector<std::uint32_t> random_blocked_permutation(unsigned d, rng& r);
+
 // A Latin (stratified) sample of n uniforms: u_k = (pi(k) + U_k) / n with pi a uniform random permutation
 // of [0, n) (random_permutation) and U_k uniform in (0, 1). Each u_k alone is uniform on (0, 1); together they
 // hold exactly one value in each interval [i/n, (i+1)/n). 1 <= n < 2^32.

@@ -1,5 +1,6 @@
 // Builder for the SR(3,3) quadrature features with butterfly orthogonal matrices (Munkhoeva et al. 2018;
-// docs/methods.md, "Quadrature"). Each rule k draws a butterfly network M_k (angles + permutation) and a radius
+// docs/methods.md, "Quadrature"). Each rule k draws a butterfly network M_k (angles + permutation, uniform
+// or blocked) and a radius
 // rho_j per simplex vertex from the size-biased radial law (chi(d+2) for the gaussian; radial_laws.hpp for
 // matern and rational-quadratic); the points are rho_j Q_k v_j with Q_k = M_k^T, the weights
 // sqrt(m2)/rho_j with m2 = E||w||^2 (d for the gaussian), and the constant a0 = 1 - mean_j w_j^2 becomes a
@@ -57,6 +58,10 @@ quadrature_sizes sizes(const build_options& o) {
                                                : std::max<std::uint64_t>(1, (o.features + per_rule / 2) / per_rule);
     if (rules * per_rule > (1ull << 26))
         throw std::invalid_argument("quadrature: too many features (more than 2^26 outputs)");
+    if (o.permutation == permutation_kind::blocked && (o.haar_rotations || z.d % 8 != 0))
+        throw std::invalid_argument("quadrature: " + option_name(o, option::permutation) + " blocked needs " +
+                                    (o.haar_rotations ? "butterfly rotations (a dense Haar rotation has no permutation)"
+                                                      : "d a multiple of 8, got " + std::to_string(z.d)));
     if (o.haar_rotations && rules * (z.d + 1) * z.d > (1ull << 28))
         throw std::invalid_argument("quadrature: the dense Haar variant would exceed 1 GiB");
     z.rules = unsigned(rules);
@@ -64,6 +69,11 @@ quadrature_sizes sizes(const build_options& o) {
     z.d2 = std::uint32_t(1) << detail::ceil_log2(z.d);
     return z;
 }
+
+// Whether the rules' gather permutations are blocked (--permutation blocked, random_blocked_permutation). The
+// runtime's AVX2 and AVX-512 paths then gather eight floats with one lane permute; the Gram error is slightly
+// higher than with uniform ones (docs/results-quadrature.md, "Blocked permutations").
+bool blocked_permutations(const build_options& o) { return o.permutation == permutation_kind::blocked; }
 
 // The rotations Q_k of every rule: butterfly networks (angles and permutation, applied by the runtime), or
 // with haar_rotations dense Haar Q_k whose rows are the points Q_k v_j (radii go to the feature scales).
@@ -89,7 +99,8 @@ rotations sample_rotations(const build_options& o, const quadrature_sizes& z) {
                 }
         } else {
             const auto rule_cs = butterfly_cos_sin(d, angles);
-            const auto rule_perm = random_permutation(d, order);
+            const auto rule_perm = blocked_permutations(o) ? random_blocked_permutation(d, order)
+                                                           : random_permutation(d, order);
             q.cos_sin.insert(q.cos_sin.end(), rule_cs.begin(), rule_cs.end());
             q.permutation.insert(q.permutation.end(), rule_perm.begin(), rule_perm.end());
         }
@@ -223,7 +234,8 @@ format::map_meta quadrature_meta(const build_options& o, const quadrature_sizes&
     m.kernel_order = gaussian ? 0 : o.kernel.order;
     m.method_flags = (o.resample_radii ? format::method_flag_quadrature_resampled_radii : 0) |
                      (o.haar_rotations ? format::method_flag_quadrature_haar : 0) |
-                     (stratified_radii(o) ? format::method_flag_quadrature_stratified_radii : 0);
+                     (stratified_radii(o) ? format::method_flag_quadrature_stratified_radii : 0) |
+                     (blocked_permutations(o) ? format::method_flag_quadrature_blocked_permutation : 0);
     m.kernel_sigma = gaussian ? o.kernel.sigma : 0.0;
     if (o.kernel.kind == format::kernel::matern) m.kernel_scale = o.kernel.nu;
     if (o.kernel.kind == format::kernel::rational_quadratic) m.kernel_scale = o.kernel.alpha;
