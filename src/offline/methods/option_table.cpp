@@ -159,8 +159,8 @@ const std::vector<option_row>& rows() {
         {o::permutation, "permutation", t::choice, "P", names(permutation_kind{}), "uniform", g::method, 0,
          "quadrature: the butterflies' gather permutations, uniform (default, the\n"
          "paper's) | blocked (d a multiple of 8: groups of eight inputs move whole, so\n"
-         "AVX2 / AVX-512 gather a register with one permute; single vectors about\n"
-         "0.8x the time from d = 64, Gram error up to 2% higher at d = 256)",
+         "AVX2 / AVX-512 gather a register with one permute; single vectors 0.89-0.94x\n"
+         "the time from d = 64 on AVX2, Gram error 1-3% higher)",
          [](build_options& b, const option_value& v, spelling s) {
              b.permutation = as_choice<permutation_kind>(v, o::permutation, s);
          }},
